@@ -1,0 +1,165 @@
+// Package runtime runs a tool-using agent: it validates each model reply
+// against the tool catalogue, works out from the calls' footprints which may
+// run side by side, passes every call through the hooks (the approval
+// policy), runs them, tells the model what happened in call order, and ends
+// each run in a GoalOutcome. Everything it does is published as events.
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agenttui/agenttui/feedback"
+	"github.com/agenttui/agenttui/runtime/tool"
+)
+
+// ErrUnreachable is the error for a call to a tool the catalogue does not
+// declare. There is no fuzzy matching and no fallback: a tool nobody declared
+// cannot be called.
+var ErrUnreachable = errors.New("no such tool in the catalogue")
+
+// RefusedError is returned by Catalog.Prepare for a call that cannot run. Its
+// Feedback is the exact text the model reads about the call.
+type RefusedError struct {
+	// Feedback is what the model reads.
+	Feedback string
+	// Err is ErrUnreachable for an unknown tool, nil for bad arguments.
+	Err error
+}
+
+// Error returns the feedback text.
+func (e *RefusedError) Error() string { return e.Feedback }
+
+// Unwrap returns ErrUnreachable for unknown tools.
+func (e *RefusedError) Unwrap() error { return e.Err }
+
+type entry struct {
+	tool   tool.Tool
+	decl   tool.Declaration
+	schema *feedback.Schema
+}
+
+// Catalog is the set of tools the model may call. It is built once, compiling
+// every tool's schema, and is the only way to prepare a call. The runtime's
+// control tools (ask_user, finish, remember) are always part of it. A Catalog
+// is immutable and safe for concurrent use.
+type Catalog struct {
+	entries map[string]entry
+	names   []string
+	decls   []tool.Declaration
+}
+
+// NewCatalog builds a catalogue of the given tools and the runtime's control
+// tools. It fails when a name is empty or declared twice, when a tool takes a
+// control tool's name, or when a schema does not compile.
+func NewCatalog(tools ...tool.Tool) (*Catalog, error) {
+	c := &Catalog{entries: map[string]entry{}}
+	for _, t := range append(slices.Clone(tools), controlTools()...) {
+		if err := c.add(t); err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(c.names)
+	for _, n := range c.names {
+		c.decls = append(c.decls, c.entries[n].decl)
+	}
+	return c, nil
+}
+
+func (c *Catalog) add(t tool.Tool) error {
+	decl := t.Declaration()
+	if decl.Name == "" {
+		return errors.New("catalog: a tool has no name")
+	}
+	if _, dup := c.entries[decl.Name]; dup {
+		if IsControl(decl.Name) {
+			return fmt.Errorf("catalog: %s is a control tool of the runtime and cannot be declared again", decl.Name)
+		}
+		return fmt.Errorf("catalog: tool %s is declared twice", decl.Name)
+	}
+	schema, err := feedback.CompileSchema(decl)
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	c.entries[decl.Name] = entry{tool: t, decl: decl, schema: schema}
+	c.names = append(c.names, decl.Name)
+	return nil
+}
+
+// Names returns the names of every tool, sorted.
+func (c *Catalog) Names() []string { return slices.Clone(c.names) }
+
+// Declarations returns every tool's declaration, sorted by name.
+func (c *Catalog) Declarations() []tool.Declaration { return slices.Clone(c.decls) }
+
+// Lookup returns the declaration of the tool called name.
+func (c *Catalog) Lookup(name string) (tool.Declaration, bool) {
+	e, ok := c.entries[name]
+	return e.decl, ok
+}
+
+// Prepared is a call that passed the catalogue: its tool exists and its
+// arguments fit the schema. Only Catalog.Prepare makes one.
+type Prepared struct {
+	// Call is the call as the model sent it.
+	Call tool.Call
+	// Args are the arguments the tool will receive.
+	Args json.RawMessage
+	// Touches is the call's normalized footprint.
+	Touches tool.Touches
+	// Decl is the tool's declaration.
+	Decl tool.Declaration
+
+	tool tool.Tool
+}
+
+// Prepare checks a call against the catalogue: the tool must exist (else a
+// RefusedError wrapping ErrUnreachable) and the arguments must be a JSON
+// object that fits the tool's schema (else a RefusedError). The returned call
+// carries its normalized footprint.
+func (c *Catalog) Prepare(call tool.Call) (*Prepared, error) {
+	e, ok := c.entries[call.Name]
+	if !ok {
+		return nil, &RefusedError{Feedback: feedback.Unreachable(call.Name, c.names), Err: ErrUnreachable}
+	}
+	if refusal, refused := feedback.ArgumentsRefusal(e.schema, call.Arguments); refused {
+		return nil, &RefusedError{Feedback: refusal}
+	}
+	p := &Prepared{Call: call, Args: json.RawMessage(strings.TrimSpace(call.Arguments)), Decl: e.decl, tool: e.tool}
+	p.Touches = footprint(e, p.Args)
+	return p, nil
+}
+
+// rewrite checks new arguments for an already prepared call, as a hook's
+// RewriteArgs demands, and returns the call with them and its new footprint.
+func (c *Catalog) rewrite(p *Prepared, args json.RawMessage) (*Prepared, error) {
+	e := c.entries[p.Call.Name]
+	if refusal, refused := feedback.ArgumentsRefusal(e.schema, string(args)); refused {
+		return nil, &RefusedError{Feedback: refusal}
+	}
+	q := *p
+	q.Args = args
+	q.Touches = footprint(e, args)
+	return &q, nil
+}
+
+// footprint asks the tool for a per-call footprint and falls back to its
+// declared one. A tool that cannot footprint its arguments gets the widest
+// footprint, so a mistake costs parallelism, never safety.
+func footprint(e entry, args json.RawMessage) tool.Touches {
+	if f, ok := e.tool.(tool.Footprinter); ok {
+		t, err := f.Footprint(args)
+		if err != nil {
+			return tool.Writes(tool.Anything())
+		}
+		if e.decl.Untrusted && t.ReadsOnly() {
+			// Untrusted tools never become Reads, whatever they compute.
+			return tool.Independent()
+		}
+		return t.Normalized()
+	}
+	return e.decl.DefaultTouches().Normalized()
+}

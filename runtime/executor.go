@@ -1,0 +1,373 @@
+package runtime
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/agenttui/agenttui/feedback"
+	"github.com/agenttui/agenttui/runtime/tool"
+)
+
+// callRun is the state of one call of a reply. It is owned by the reply's
+// coordinator goroutine (replyRun.run); call goroutines only send messages.
+type callRun struct {
+	index  int
+	p      *Prepared
+	flow   Flow
+	deps   []int
+	batch  int
+	unmet  int // dependencies not yet settled
+	asking bool
+	// cleared is set once the hooks let the call run.
+	cleared   bool
+	started   bool
+	settled   bool
+	startedAt time.Time
+	outcome   tool.Outcome
+	result    tool.Result
+}
+
+type askDone struct {
+	index int
+	flow  Flow
+}
+
+type callDone struct {
+	index    int
+	ret      tool.Return
+	attempts int
+}
+
+// replyRun executes the calls of one valid reply.
+type replyRun struct {
+	agent *Agent
+	turn  int
+	calls []*callRun
+	plan  replyPlan
+	mem   *Memory
+	emit  func(Event)
+	inbox chan any
+	ready readyQueue
+
+	running, asking int
+	unsettled       int
+
+	// lateMu guards closed: call goroutines may try to publish after an
+	// early end has settled their call, and those events must not follow the
+	// end of the reply.
+	lateMu sync.Mutex
+	closed bool
+	// idleSince is when the reply last had calls waiting for a person and
+	// none running; personWait sums those spans.
+	idleSince  time.Time
+	personWait time.Duration
+}
+
+// readyQueue holds the indices of calls that may start, lowest first, so
+// calls start in call order when slots are scarce.
+type readyQueue []int
+
+func (q readyQueue) Len() int           { return len(q) }
+func (q readyQueue) Less(i, j int) bool { return q[i] < q[j] }
+func (q readyQueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
+func (q *readyQueue) Push(x any)        { *q = append(*q, x.(int)) }
+func (q *readyQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}
+
+// run executes the reply and returns once every call has settled, or has
+// been settled as not finished because ctx ended.
+func (r *replyRun) run(ctx context.Context) {
+	for _, c := range r.calls {
+		r.decide(ctx, c)
+	}
+	r.fillSlots(ctx)
+	defer r.close()
+	for r.unsettled > 0 {
+		select {
+		case msg := <-r.inbox:
+			r.handle(ctx, msg)
+		case <-ctx.Done():
+			r.stop(ctx)
+			return
+		}
+		r.fillSlots(ctx)
+	}
+	r.noteIdle()
+}
+
+// close stops call goroutines from publishing any further event.
+func (r *replyRun) close() {
+	r.lateMu.Lock()
+	defer r.lateMu.Unlock()
+	r.closed = true
+}
+
+// emitFromCall publishes an event from a call goroutine, unless the reply
+// has already ended.
+func (r *replyRun) emitFromCall(e Event) {
+	r.lateMu.Lock()
+	defer r.lateMu.Unlock()
+	if !r.closed {
+		r.emit(e)
+	}
+}
+
+// decide announces the hooks' decision for c and acts on it.
+func (r *replyRun) decide(ctx context.Context, c *callRun) {
+	f := c.flow
+	switch f.action {
+	case flowSkip:
+		r.emitDecision(c, DecisionSkip, f)
+		r.settle(c, tool.Skipped(f.Reason), feedback.ResultMessage(c.p.Call, f.Reason), 0)
+	case flowAsk:
+		r.emitDecision(c, DecisionAsk, f)
+		c.asking = true
+		r.asking++
+		req := AskRequest{CallInfo: r.info(c), WaitsFor: c.deps, By: f.By, Reason: f.Reason}
+		go func() {
+			answer := f.wait(ctx, req)
+			r.inbox <- askDone{index: c.index, flow: answer}
+		}()
+	default:
+		r.emitDecision(c, DecisionRun, f)
+		r.clear(c)
+	}
+	r.noteIdle()
+}
+
+func (r *replyRun) info(c *callRun) CallInfo {
+	return CallInfo{Turn: r.turn, Index: c.index, Call: c.p.Call, Args: c.p.Args, Touches: c.p.Touches, Decl: c.p.Decl}
+}
+
+func (r *replyRun) emitDecision(c *callRun, decision string, f Flow) {
+	r.emit(CallDecision{Turn: r.turn, Index: c.index, Decision: decision, By: f.By, Reason: f.Reason})
+}
+
+func (r *replyRun) clear(c *callRun) {
+	c.cleared = true
+	if c.unmet == 0 {
+		heap.Push(&r.ready, c.index)
+	}
+}
+
+func (r *replyRun) handle(ctx context.Context, msg any) {
+	switch m := msg.(type) {
+	case askDone:
+		c := r.calls[m.index]
+		c.asking = false
+		r.asking--
+		if c.settled {
+			return
+		}
+		switch {
+		case m.flow.IsSkip():
+			r.emitDecision(c, DecisionSkip, m.flow)
+			r.settle(c, tool.Skipped(m.flow.Reason), feedback.ResultMessage(c.p.Call, m.flow.Reason), 0)
+		case m.flow.IsContinue():
+			r.emitDecision(c, DecisionRun, m.flow)
+			r.clear(c)
+		default:
+			// An asking hook may only answer run or skip; anything else is
+			// a defect in the hook, and the safe reading of it is a skip.
+			reason := fmt.Sprintf("Skipped: the approval for this call gave no clear answer (%s), so it was not run.", m.flow.By)
+			r.emitDecision(c, DecisionSkip, Skip(m.flow.By, reason))
+			r.settle(c, tool.Skipped(reason), feedback.ResultMessage(c.p.Call, reason), 0)
+		}
+	case callDone:
+		c := r.calls[m.index]
+		r.running--
+		out := m.ret.Outcome()
+		r.settle(c, out, feedback.ResultOutput(c.p.Call, out, m.ret.Output), m.attempts)
+	}
+	r.noteIdle()
+}
+
+// fillSlots starts ready calls, lowest index first, while slots are free.
+func (r *replyRun) fillSlots(ctx context.Context) {
+	limit := r.agent.maxParallel()
+	for r.ready.Len() > 0 && r.running < limit {
+		i := heap.Pop(&r.ready).(int)
+		r.start(ctx, r.calls[i])
+	}
+	r.noteIdle()
+}
+
+func (r *replyRun) start(ctx context.Context, c *callRun) {
+	c.started = true
+	c.startedAt = r.agent.clock().Now()
+	r.running++
+	// The intent is published, and so journaled, before the body runs.
+	r.emit(CallStarted{Turn: r.turn, Index: c.index, Name: c.p.Call.Name, Attempt: 1, At: Time{c.startedAt}})
+	go r.perform(ctx, c.index, c.p)
+}
+
+// perform runs one call's body, repeating it as its retry policy allows, and
+// reports the result to the coordinator.
+func (r *replyRun) perform(ctx context.Context, index int, p *Prepared) {
+	clock := r.agent.clock()
+	callCtx := withMemory(ctx, r.mem)
+	attempt := 1
+	for {
+		ret := r.attempt(callCtx, p)
+		f := ret.Outcome().Failure()
+		if f == nil || ctx.Err() != nil || !mayRetry(p, *f, attempt) {
+			r.inbox <- callDone{index: index, ret: ret, attempts: attempt}
+			return
+		}
+		backoff := p.Decl.Retry.Backoff(attempt + 1)
+		r.emitFromCall(CallRetried{Turn: r.turn, Index: index, Attempt: attempt + 1, Failure: f.String(), BackoffMS: backoff.Milliseconds()})
+		select {
+		case <-clock.After(backoff):
+		case <-ctx.Done():
+			r.inbox <- callDone{index: index, ret: ret, attempts: attempt}
+			return
+		}
+		attempt++
+		r.emitFromCall(CallStarted{Turn: r.turn, Index: index, Name: p.Call.Name, Attempt: attempt, At: Time{clock.Now()}})
+	}
+}
+
+// mayRetry says whether a failed attempt may be repeated: the failure must be
+// retryable, the policy must allow another attempt, and the call must only
+// read or its tool must declare itself idempotent in local code. Hints from
+// elsewhere never enable a retry.
+func mayRetry(p *Prepared, f tool.Failure, attempt int) bool {
+	pol := p.Decl.Retry
+	if pol == nil || attempt >= pol.Attempts || !f.IsRetryable() {
+		return false
+	}
+	return p.Touches.ReadsOnly() || p.Decl.Idempotent()
+}
+
+// attempt runs the body once under the per-call time limit, turning a panic
+// or an overrun into a failure the model can read.
+func (r *replyRun) attempt(ctx context.Context, p *Prepared) (ret tool.Return) {
+	limit := r.agent.budgets().CallTimeout
+	actx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	defer func() {
+		if v := recover(); v != nil {
+			ret = tool.Fail(tool.Other(fmt.Sprintf("the tool panicked: %v", v)),
+				fmt.Sprintf("The call to %s failed inside the tool (an internal error: %v).", p.Call.Name, v))
+		}
+	}()
+	ret = p.tool.Call(actx, p.Args)
+	if errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil && !ret.Outcome().IsErrorKind(tool.KindTimeout) {
+		msg := fmt.Sprintf("the call ran past its time limit of %s", limit)
+		out := feedback.OutputText(ret.Output)
+		if out != "" {
+			out += "\n"
+		}
+		ret = tool.Fail(tool.Timeout(msg), out+"The call was stopped: "+msg+".")
+	}
+	return ret
+}
+
+// settle records how c ended, publishes it, and releases its dependents.
+func (r *replyRun) settle(c *callRun, out tool.Outcome, res tool.Result, attempts int) {
+	c.settled = true
+	r.unsettled--
+	c.outcome = out
+	c.result = res
+	r.emit(r.finished(c, attempts, false))
+	for _, j := range r.plan.dependents[c.index] {
+		d := r.calls[j]
+		d.unmet--
+		if d.unmet == 0 && d.cleared && !d.started && !d.settled {
+			heap.Push(&r.ready, j)
+		}
+	}
+}
+
+func (r *replyRun) finished(c *callRun, attempts int, notFinished bool) CallFinished {
+	now := r.agent.clock().Now()
+	ev := CallFinished{
+		Turn: r.turn, Index: c.index, Name: c.p.Call.Name, Outcome: c.outcome.ID(), Result: c.result.Content,
+		Started: c.started, NotFinished: notFinished, Attempts: attempts, At: Time{now}, Full: c.outcome,
+	}
+	if k, ok := c.outcome.ErrorKind(); ok {
+		s := k.String()
+		ev.Kind = &s
+	}
+	if c.started {
+		ev.DurationMS = now.Sub(c.startedAt).Milliseconds()
+	}
+	return ev
+}
+
+// stop ends the reply early: running calls have had their context cancelled
+// with ctx; each gets a short grace period to return. A call that returns a
+// real result in that time keeps it; every other unsettled call gets the
+// not-finished text for whether it started and what it touches.
+func (r *replyRun) stop(ctx context.Context) {
+	why := StopReason(ctx)
+	grace := r.agent.clock().After(r.agent.stopGrace())
+	for r.running > 0 {
+		select {
+		case msg := <-r.inbox:
+			done, ok := msg.(callDone)
+			if !ok {
+				continue
+			}
+			r.running--
+			c := r.calls[done.index]
+			out := done.ret.Outcome()
+			if out.IsErrorKind(tool.KindCancelled) || (out.IsError() && errors.Is(ctx.Err(), context.Canceled)) {
+				r.notFinished(c, why, done.attempts)
+				continue
+			}
+			r.settle(c, out, feedback.ResultOutput(c.p.Call, out, done.ret.Output), done.attempts)
+		case <-grace:
+			r.running = 0
+		}
+	}
+	for _, c := range r.calls {
+		if !c.settled {
+			r.notFinished(c, why, 0)
+		}
+	}
+}
+
+func (r *replyRun) notFinished(c *callRun, why string, attempts int) {
+	text := feedback.NotFinished(c.p.Call.Name, c.started, c.p.Touches, why)
+	c.settled = true
+	r.unsettled--
+	c.result = feedback.ResultMessage(c.p.Call, text)
+	if c.started {
+		c.outcome = tool.Failed(tool.Cancelled(why))
+	} else {
+		c.outcome = tool.Skipped(text)
+	}
+	r.emit(r.finished(c, attempts, true))
+}
+
+// noteIdle tracks the spans in which the reply only waits for a person, so
+// that time does not count against the run's time budget.
+func (r *replyRun) noteIdle() {
+	waiting := r.asking > 0 && r.running == 0 && r.ready.Len() == 0
+	now := r.agent.clock().Now()
+	switch {
+	case waiting && r.idleSince.IsZero():
+		r.idleSince = now
+	case !waiting && !r.idleSince.IsZero():
+		r.personWait += now.Sub(r.idleSince)
+		r.idleSince = time.Time{}
+	}
+}
+
+// results returns what the model reads, in call order.
+func (r *replyRun) results() []tool.Result {
+	out := make([]tool.Result, len(r.calls))
+	for i, c := range r.calls {
+		out[i] = c.result
+	}
+	return out
+}

@@ -1,0 +1,104 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/agenttui/agenttui/runtime/tool"
+)
+
+type flowAction uint8
+
+const (
+	flowContinue flowAction = iota
+	flowSkip
+	flowRewrite
+	flowAsk
+)
+
+// Flow is a hook's decision about one call: let it run, skip it, rewrite its
+// arguments, or ask someone and decide later. Every decision names what made
+// it (By, such as "mode:reads", "rule:2", "grant:…", "user" or "headless")
+// so that the event stream can say why a call ran or did not.
+type Flow struct {
+	action flowAction
+	// By names what made the decision.
+	By string
+	// Reason explains the decision. For a skip it is the exact text the
+	// model reads as the call's result.
+	Reason string
+	args   json.RawMessage
+	wait   func(ctx context.Context, req AskRequest) Flow
+}
+
+// Continue lets the call go on to the next hook, and to run after the last.
+func Continue(by, reason string) Flow { return Flow{action: flowContinue, By: by, Reason: reason} }
+
+// Skip stops the call before its body runs. The outcome is Skipped and the
+// model reads reason verbatim. A skip does not end the turn: the reply's
+// other calls go on, and the calls that depend on this one are released.
+func Skip(by, reason string) Flow { return Flow{action: flowSkip, By: by, Reason: reason} }
+
+// RewriteArgs replaces the call's arguments. The new arguments are checked
+// against the tool's schema again and the footprint is recomputed; arguments
+// that do not fit skip the call with the schema's feedback.
+func RewriteArgs(by string, args json.RawMessage) Flow {
+	return Flow{action: flowRewrite, By: by, args: args}
+}
+
+// Ask defers the decision: the runtime announces that the call waits for
+// approval (By and Reason say why it asks) and runs wait in its own
+// goroutine, so that waiting blocks only this call and the calls that depend
+// on it. wait returns Continue or Skip; it must return when ctx is done.
+func Ask(by, reason string, wait func(ctx context.Context, req AskRequest) Flow) Flow {
+	return Flow{action: flowAsk, By: by, Reason: reason, wait: wait}
+}
+
+// IsSkip reports whether the flow skips the call.
+func (f Flow) IsSkip() bool { return f.action == flowSkip }
+
+// IsAsk reports whether the flow defers the decision to someone.
+func (f Flow) IsAsk() bool { return f.action == flowAsk }
+
+// IsContinue reports whether the flow lets the call go on.
+func (f Flow) IsContinue() bool { return f.action == flowContinue }
+
+// CallInfo describes a call to a hook.
+type CallInfo struct {
+	// Turn is the reply's turn number in the session, from 1.
+	Turn int
+	// Index is the call's position in its reply, from 0.
+	Index int
+	// Call is the call as the model sent it.
+	Call tool.Call
+	// Args are the checked arguments.
+	Args json.RawMessage
+	// Touches is the call's normalized footprint.
+	Touches tool.Touches
+	// Decl is the tool's declaration.
+	Decl tool.Declaration
+}
+
+// AskRequest is what an asking hook's wait function learns about the call
+// once the reply is planned.
+type AskRequest struct {
+	CallInfo
+	// WaitsFor lists the earlier calls of the reply this call depends on.
+	WaitsFor []int
+	// By and Reason say why the call asks.
+	By     string
+	Reason string
+}
+
+// Hook reviews every call of a reply when the reply arrives, before any call
+// runs. Review must be quick; a decision that takes time (a person) is
+// returned as Ask.
+type Hook interface {
+	Review(ctx context.Context, call CallInfo) Flow
+}
+
+// HookFunc adapts a function to the Hook interface.
+type HookFunc func(ctx context.Context, call CallInfo) Flow
+
+// Review calls f.
+func (f HookFunc) Review(ctx context.Context, call CallInfo) Flow { return f(ctx, call) }

@@ -1,0 +1,176 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Scenario is a scripted conversation: each step is one model reply. It is
+// the format of the demo, of tests, and of users who want a reproducible
+// session; see the README for the file format.
+type Scenario struct {
+	// Name names the scenario.
+	Name string `json:"name"`
+	// Description is one line shown in the console's header.
+	Description string `json:"description,omitempty"`
+	// Steps are the replies, in order.
+	Steps []Step `json:"steps"`
+}
+
+// Step is one scripted reply.
+type Step struct {
+	// Text is the reply text. A step with text and no calls ends the run as
+	// succeeded.
+	Text string `json:"text,omitempty"`
+	// Calls are the reply's complete calls.
+	Calls []ScriptedCall `json:"calls,omitempty"`
+	// Cut is a call the reply was cut off in the middle of by the output
+	// limit.
+	Cut *ScriptedCall `json:"cut,omitempty"`
+	// Expect lists texts that must all appear in what the model reads before
+	// this step: the tool results and user messages since its last reply.
+	Expect []string `json:"expect,omitempty"`
+	// DelayMS is how long the model seems to think before replying, in
+	// milliseconds; its text is streamed over the same time.
+	DelayMS int `json:"delay_ms,omitempty"`
+}
+
+// ScriptedCall is one call of a scripted reply. Exactly one of Args and
+// RawArgs may be given; with neither, the arguments are {}.
+type ScriptedCall struct {
+	// ID is the call's identifier; by default call_<step>_<index>.
+	ID string `json:"id,omitempty"`
+	// Name is the tool called.
+	Name string `json:"name"`
+	// Args are the arguments as JSON.
+	Args json.RawMessage `json:"args,omitempty"`
+	// RawArgs is the exact argument text the model sent, so invalid
+	// arguments can be scripted.
+	RawArgs *string `json:"raw_args,omitempty"`
+}
+
+// arguments returns the text the model sends for the call.
+func (c ScriptedCall) arguments() string {
+	switch {
+	case c.RawArgs != nil:
+		return *c.RawArgs
+	case len(c.Args) > 0:
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, c.Args); err == nil {
+			return compact.String()
+		}
+		return string(c.Args)
+	default:
+		return "{}"
+	}
+}
+
+// LoadScenario reads and checks the scenario file at path.
+func LoadScenario(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("scenario file %s does not exist", path)
+		}
+		return nil, fmt.Errorf("scenario file %s cannot be read: %v", path, err)
+	}
+	sc, err := ParseScenario(data)
+	if err != nil {
+		return nil, fmt.Errorf("scenario file %s: %v", path, err)
+	}
+	return sc, nil
+}
+
+// ParseScenario decodes and checks a scenario. Its errors name the step and
+// the field at fault, such as "step 3: calls[0]: name is missing".
+func ParseScenario(data []byte) (*Scenario, error) {
+	var top struct {
+		Name        string            `json:"name"`
+		Description string            `json:"description"`
+		Steps       []json.RawMessage `json:"steps"`
+	}
+	if err := strictDecode(data, &top); err != nil {
+		return nil, fmt.Errorf("not a valid scenario: %v", err)
+	}
+	if top.Steps == nil {
+		return nil, errors.New("field steps is missing: a scenario needs at least one step")
+	}
+	if len(top.Steps) == 0 {
+		return nil, errors.New("field steps is empty: a scenario needs at least one step")
+	}
+	sc := &Scenario{Name: top.Name, Description: top.Description, Steps: make([]Step, len(top.Steps))}
+	for i, raw := range top.Steps {
+		n := i + 1
+		if err := strictDecode(raw, &sc.Steps[i]); err != nil {
+			return nil, fmt.Errorf("step %d: %v", n, err)
+		}
+		if err := sc.Steps[i].check(); err != nil {
+			return nil, fmt.Errorf("step %d: %v", n, err)
+		}
+	}
+	return sc, nil
+}
+
+// strictDecode decodes one JSON value into v, refusing unknown fields and
+// trailing data, and words type errors by field.
+func strictDecode(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		var syntaxErr *json.SyntaxError
+		switch {
+		case errors.As(err, &typeErr) && typeErr.Field != "":
+			return fmt.Errorf("field %s: expected %s, got %s", typeErr.Field, typeErr.Type, typeErr.Value)
+		case errors.As(err, &syntaxErr):
+			return fmt.Errorf("invalid JSON at byte %d: %v", syntaxErr.Offset, syntaxErr)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return fmt.Errorf("unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
+		default:
+			return errors.New(strings.TrimPrefix(err.Error(), "json: "))
+		}
+	}
+	if dec.More() {
+		return errors.New("unexpected data after the JSON value")
+	}
+	return nil
+}
+
+func (s Step) check() error {
+	if s.Text == "" && len(s.Calls) == 0 && s.Cut == nil {
+		return errors.New("a step needs text, calls or cut")
+	}
+	if s.DelayMS < 0 {
+		return errors.New("field delay_ms: must not be negative")
+	}
+	for i, c := range s.Calls {
+		if err := c.check(); err != nil {
+			return fmt.Errorf("calls[%d]: %v", i, err)
+		}
+	}
+	if s.Cut != nil {
+		if err := s.Cut.check(); err != nil {
+			return fmt.Errorf("cut: %v", err)
+		}
+	}
+	for i, e := range s.Expect {
+		if e == "" {
+			return fmt.Errorf("expect[%d]: an expected text must not be empty", i)
+		}
+	}
+	return nil
+}
+
+func (c ScriptedCall) check() error {
+	if c.Name == "" {
+		return errors.New("field name is missing")
+	}
+	if len(c.Args) > 0 && c.RawArgs != nil {
+		return errors.New("give args or raw_args, not both")
+	}
+	return nil
+}
