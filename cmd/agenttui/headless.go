@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/sanitize"
+	"github.com/agenttui/agenttui/runtime"
+)
+
+// runHeadless runs "agenttui run": the agent without the console. Calls that
+// would ask for approval are skipped, because nobody can answer; a
+// clarification question is answered from --answer, in order, and otherwise
+// ends the run as refused.
+func runHeadless(args []string, stdout, stderr io.Writer) (int, error) {
+	o, err := parseOptions("agenttui run", args, true, stdout)
+	if err != nil {
+		return 2, err
+	}
+	m, demo, err := chooseModel(o)
+	if err != nil {
+		return 2, err
+	}
+	if demo {
+		ws, cleanup, err := prepareDemoWorkspace()
+		if err != nil {
+			return 1, err
+		}
+		defer cleanup()
+		o.workspace = ws
+	}
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	var sink runtime.Sink
+	if o.jsonOut {
+		sink = jsonSink(out)
+	} else {
+		sink = (&progress{w: stderr, workspace: o.workspace}).event
+	}
+	policy := approval.NewPolicy(o.mode, nil)
+	agent, err := newAgent(o, m, policy, sink)
+	if err != nil {
+		return 2, err
+	}
+
+	// The first interrupt stops the run the way Esc does in the console:
+	// running calls are cancelled and every call gets an honest result. A
+	// second one kills the process.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	go func() {
+		if _, ok := <-signals; ok {
+			cancel(runtime.Stop("the run was interrupted"))
+		}
+	}()
+
+	session := runtime.NewSession(newSessionID(time.Now()))
+	outcome := agent.Run(ctx, session, o.goal)
+	for _, answer := range o.answers {
+		if outcome.Status != runtime.StatusRefused || ctx.Err() != nil {
+			break
+		}
+		if !o.jsonOut {
+			fmt.Fprintf(stderr, "› answer: %s\n", sanitize.Line(answer))
+		}
+		outcome = agent.Run(ctx, session, answer)
+	}
+	if !o.jsonOut {
+		writeOutcome(out, outcome)
+	}
+	return outcome.ExitCode(), nil
+}
+
+// jsonSink writes one JSON object per event line to w, flushing after each
+// so that a reader sees events as they happen.
+func jsonSink(w *bufio.Writer) runtime.Sink {
+	return func(e runtime.Event) {
+		b, err := runtime.EncodeEvent(e)
+		if err != nil {
+			b, _ = json.Marshal(map[string]string{"type": "error", "error": err.Error()})
+		}
+		w.Write(b)
+		w.WriteByte('\n')
+		w.Flush()
+	}
+}
+
+// writeOutcome prints the outcome for a person: the summary and extracted
+// data, the failure report, or the question.
+func writeOutcome(w io.Writer, o runtime.GoalOutcome) {
+	switch o.Status {
+	case runtime.StatusSucceeded:
+		fmt.Fprintf(w, "Succeeded: %s\n", sanitize.Text(o.Summary))
+		if len(o.ExtractedData) > 0 {
+			var pretty strings.Builder
+			var v any
+			if json.Unmarshal(o.ExtractedData, &v) == nil {
+				b, _ := json.MarshalIndent(v, "", "  ")
+				pretty.Write(b)
+			} else {
+				pretty.Write(o.ExtractedData)
+			}
+			fmt.Fprintf(w, "Extracted data:\n%s\n", sanitize.Text(pretty.String()))
+		}
+	case runtime.StatusFailed:
+		fmt.Fprintf(w, "Failed: %s\nFailing step: %s\n", sanitize.Text(o.FailingSubGoal), sanitize.Text(o.FailingStep))
+		for _, a := range o.Attempts {
+			fmt.Fprintf(w, "  - %s\n", sanitize.Line(a))
+		}
+	case runtime.StatusRefused:
+		fmt.Fprintf(w, "The agent asks: %s\n(answer it with --answer \"…\")\n", sanitize.Text(o.Summary))
+	}
+}
+
+// progress prints the run's events for a person on stderr. Everything that
+// comes from the model or a tool is sanitised first.
+type progress struct {
+	mu        sync.Mutex // guards names, which the runtime fills while calls finish
+	w         io.Writer
+	workspace string
+	names     map[int]string
+}
+
+func (p *progress) event(e runtime.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch ev := e.(type) {
+	case runtime.RunStarted:
+		fmt.Fprintf(p.w, "agenttui: session %s · model %s · mode %s · workspace %s\n› %s\n",
+			ev.Session, sanitize.Line(ev.Model), ev.Mode, sanitize.Line(p.workspace), sanitize.Line(ev.Input))
+	case runtime.ReplyReceived:
+		p.names = map[int]string{}
+		if t := strings.TrimSpace(ev.Text); t != "" {
+			fmt.Fprintf(p.w, "turn %d · %s\n", ev.Turn, sanitize.Line(t))
+		} else {
+			fmt.Fprintf(p.w, "turn %d\n", ev.Turn)
+		}
+		for _, c := range ev.Calls {
+			p.names[c.Index] = c.Name
+			fp := "invalid"
+			if c.Touches != nil {
+				fp = strings.ReplaceAll(c.Touches.String(), p.workspace+"/", "")
+			}
+			fmt.Fprintf(p.w, "  #%d %s %s  [%s] batch %d\n", c.Index+1, sanitize.Line(c.Name),
+				short(sanitize.Line(string(c.Args)), 60), sanitize.Line(fp), c.Batch)
+		}
+		if ev.Cut != nil {
+			fmt.Fprintf(p.w, "  (cut by the output limit inside a call to %s)\n", sanitize.Line(ev.Cut.Name))
+		}
+	case runtime.InvalidReply:
+		fmt.Fprintf(p.w, "  invalid reply, nothing ran:\n")
+		for i, r := range ev.Results {
+			fmt.Fprintf(p.w, "    #%d %s\n", i+1, short(sanitize.Line(r), 160))
+		}
+	case runtime.CallDecision:
+		if ev.Decision == runtime.DecisionRun {
+			return
+		}
+		fmt.Fprintf(p.w, "  #%d %s: %s by %s\n", ev.Index+1, sanitize.Line(p.names[ev.Index]), ev.Decision, sanitize.Line(ev.By))
+	case runtime.CallRetried:
+		fmt.Fprintf(p.w, "  #%d retry %d in %d ms after %s\n", ev.Index+1, ev.Attempt, ev.BackoffMS, sanitize.Line(ev.Failure))
+	case runtime.CallFinished:
+		status := ev.Outcome
+		if ev.Kind != nil {
+			status += " " + *ev.Kind
+		}
+		if ev.NotFinished {
+			status = "not finished"
+		}
+		fmt.Fprintf(p.w, "  #%d %s → %s (%d ms): %s\n", ev.Index+1, sanitize.Line(ev.Name), status, ev.DurationMS,
+			short(sanitize.Line(ev.Result), 100))
+	case runtime.Notice:
+		fmt.Fprintf(p.w, "%s: %s\n", ev.Level, sanitize.Line(ev.Text))
+	}
+}
+
+// short cuts s to n runes with an ellipsis.
+func short(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

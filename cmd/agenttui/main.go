@@ -1,0 +1,40 @@
+// Command agenttui is a terminal console in which a person watches and steers
+// a tool-using LLM agent; "agenttui run" runs the agent headless.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Main runs the command with args and returns the exit code: 0 succeeded, 1
+// failed, 2 usage or configuration error, 3 refused.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var err error
+	code := 0
+	if len(args) > 0 && args[0] == "run" {
+		code, err = runHeadless(args[1:], stdout, stderr)
+	} else {
+		code, err = runConsole(args, stdin, stdout, stderr)
+	}
+	var usage usageError
+	switch {
+	case err == nil:
+		return code
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &usage):
+		fmt.Fprintf(stderr, "agenttui: %s\n", usage.msg)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "agenttui: %v\n", err)
+		return 1
+	}
+}

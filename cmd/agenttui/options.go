@@ -1,0 +1,158 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agenttui/agenttui/approval"
+)
+
+// usageError is a bad command line or configuration: one line is printed and
+// the process exits 2 before anything starts.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// options are the flags shared by the console and headless runs, and the
+// headless-only ones.
+type options struct {
+	model       string
+	workspace   string
+	mode        approval.Mode
+	scenario    string
+	maxParallel int
+
+	// Headless only.
+	jsonOut bool
+	answers []string
+
+	goal string
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ", ") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// parseOptions parses args for the given command ("agenttui" or "agenttui
+// run"). Flags and the goal may come in any order.
+func parseOptions(command string, args []string, headless bool, help io.Writer) (*options, error) {
+	fs := flag.NewFlagSet(command, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	o := &options{}
+	mode := "reads"
+	fs.StringVar(&o.model, "model", "", "the model: demo, or a scripted model given by --scenario")
+	fs.StringVar(&o.workspace, "workspace", "", "the folder the agent works in (default: the current folder)")
+	fs.StringVar(&mode, "mode", mode, "approval mode: ask, reads, auto or plan")
+	fs.StringVar(&o.scenario, "scenario", "", "play the scenario FILE as a scripted model")
+	fs.IntVar(&o.maxParallel, "max-parallel", 8, "how many calls may run at once")
+	if headless {
+		fs.BoolVar(&o.jsonOut, "json", false, "stream one JSON event per line on stdout")
+		fs.Var((*stringList)(&o.answers), "answer", "answer to the agent's next clarification question (repeatable, used in order)")
+	}
+	var positional []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				printUsage(command, fs, help)
+				return nil, flag.ErrHelp
+			}
+			return nil, usageError{flagError(err, command)}
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if rest[0] == "--" {
+			positional = append(positional, rest[1:]...)
+			break
+		}
+		positional = append(positional, rest[0])
+		rest = rest[1:]
+	}
+	m, err := approval.ParseMode(mode)
+	if err != nil {
+		return nil, usagef("--mode: %v", err)
+	}
+	o.mode = m
+	if o.maxParallel < 1 {
+		return nil, usagef("--max-parallel must be at least 1, not %d", o.maxParallel)
+	}
+	if len(positional) > 1 {
+		return nil, usagef("%s takes one goal; quote it if it has spaces (got %d words)", command, len(positional))
+	}
+	if len(positional) == 1 {
+		o.goal = strings.TrimSpace(positional[0])
+	}
+	if headless && o.goal == "" {
+		return nil, usagef(`%s needs a goal, for example: %s "fix the failing test"`, command, command)
+	}
+	if o.scenario != "" && o.model != "" && o.model != "demo" {
+		return nil, usagef("--scenario and --model %s cannot be used together", o.model)
+	}
+	ws, err := resolveWorkspace(o.workspace)
+	if err != nil {
+		return nil, err
+	}
+	o.workspace = ws
+	return o, nil
+}
+
+// flagError words a flag package error as one line.
+func flagError(err error, command string) string {
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, "flag provided but not defined: "):
+		name := strings.TrimPrefix(msg, "flag provided but not defined: ")
+		return fmt.Sprintf("unknown flag %s (see %s --help)", name, command)
+	case strings.HasPrefix(msg, "flag needs an argument: "):
+		return fmt.Sprintf("flag %s needs a value", strings.TrimPrefix(msg, "flag needs an argument: "))
+	}
+	return msg
+}
+
+func resolveWorkspace(dir string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", usagef("cannot find the current folder: %v", err)
+		}
+		dir = wd
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", usagef("--workspace %s: %v", dir, err)
+	}
+	info, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "", usagef("--workspace %s does not exist", dir)
+	case err != nil:
+		return "", usagef("--workspace %s: %v", dir, err)
+	case !info.IsDir():
+		return "", usagef("--workspace %s is not a folder", dir)
+	}
+	return abs, nil
+}
+
+func printUsage(command string, fs *flag.FlagSet, w io.Writer) {
+	if strings.HasSuffix(command, " run") {
+		fmt.Fprintf(w, "Usage: %s [flags] \"goal\"\n\nRuns the agent without the console and prints its outcome.\n"+
+			"Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 3 refused (the agent asks a question).\n\nFlags:\n", command)
+	} else {
+		fmt.Fprintf(w, "Usage: %s [flags] [\"goal\"]\n       %s run [flags] \"goal\"\n\n"+
+			"Opens the console. With no model configured it plays the built-in demo.\n\nFlags:\n", command, command)
+	}
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}

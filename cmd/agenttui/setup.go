@@ -1,0 +1,69 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/workspace"
+)
+
+// newSessionID returns a fresh session id: the start time, then random hex,
+// so ids sort by age and never collide.
+func newSessionID(now time.Time) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+// chooseModel returns the model the options name: a scenario file, or the
+// demo when nothing else is configured.
+func chooseModel(o *options) (m model.Model, demo bool, err error) {
+	switch {
+	case o.scenario != "":
+		sc, err := model.LoadScenario(o.scenario)
+		if err != nil {
+			return nil, false, usageError{err.Error()}
+		}
+		name := sc.Name
+		if name == "" {
+			name = strings.TrimSuffix(filepath.Base(o.scenario), filepath.Ext(o.scenario))
+		}
+		return model.NewScripted("scenario:"+name, sc), false, nil
+	case o.model == "" || o.model == "demo":
+		sc, err := demoScenario()
+		if err != nil {
+			return nil, false, err
+		}
+		return model.NewScripted("demo", sc), true, nil
+	default:
+		return nil, false, usagef("unknown model %q: use --model demo, or --scenario FILE for a scripted model", o.model)
+	}
+}
+
+// newAgent builds the agent over the workspace tools with the approval policy
+// as its hook.
+func newAgent(o *options, m model.Model, policy *approval.Policy, sink runtime.Sink) (*runtime.Agent, error) {
+	tools, err := workspace.Tools(o.workspace)
+	if err != nil {
+		return nil, usagef("--workspace %s: %v", o.workspace, err)
+	}
+	cat, err := runtime.NewCatalog(tools...)
+	if err != nil {
+		return nil, fmt.Errorf("building the tool catalogue: %w", err)
+	}
+	return &runtime.Agent{
+		Model:       m,
+		Catalog:     cat,
+		Hooks:       []runtime.Hook{policy},
+		Sink:        sink,
+		MaxParallel: o.maxParallel,
+		Mode:        func() string { return string(policy.Mode()) },
+	}, nil
+}
