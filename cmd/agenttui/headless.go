@@ -16,6 +16,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/sanitize"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/model"
 )
 
 // runHeadless runs "agenttui run": the agent without the console. Calls that
@@ -30,6 +31,10 @@ func runHeadless(args []string, stdout, stderr io.Writer) (int, error) {
 	m, demo, err := chooseModel(o)
 	if err != nil {
 		return 2, err
+	}
+	if s, ok := m.(*model.Scripted); ok {
+		// Delays in a scenario are for a person watching the console.
+		m = s.WithoutDelays()
 	}
 	if demo {
 		ws, cleanup, err := prepareDemoWorkspace()
@@ -48,7 +53,7 @@ func runHeadless(args []string, stdout, stderr io.Writer) (int, error) {
 		sink = (&progress{w: stderr, workspace: o.workspace}).event
 	}
 	policy := approval.NewPolicy(o.mode, nil)
-	agent, err := newAgent(o, m, policy, sink)
+	agent, err := newAgent(o, m, policy, sink, nil)
 	if err != nil {
 		return 2, err
 	}
@@ -72,9 +77,6 @@ func runHeadless(args []string, stdout, stderr io.Writer) (int, error) {
 	for _, answer := range o.answers {
 		if outcome.Status != runtime.StatusRefused || ctx.Err() != nil {
 			break
-		}
-		if !o.jsonOut {
-			fmt.Fprintf(stderr, "› answer: %s\n", sanitize.Line(answer))
 		}
 		outcome = agent.Run(ctx, session, answer)
 	}
@@ -139,8 +141,11 @@ func (p *progress) event(e runtime.Event) {
 	defer p.mu.Unlock()
 	switch ev := e.(type) {
 	case runtime.RunStarted:
-		fmt.Fprintf(p.w, "agenttui: session %s · model %s · mode %s · workspace %s\n› %s\n",
-			ev.Session, sanitize.Line(ev.Model), ev.Mode, sanitize.Line(p.workspace), sanitize.Line(ev.Input))
+		if ev.Input == ev.Goal {
+			fmt.Fprintf(p.w, "agenttui: session %s · model %s · mode %s · workspace %s\n",
+				ev.Session, sanitize.Line(ev.Model), ev.Mode, sanitize.Line(p.workspace))
+		}
+		fmt.Fprintf(p.w, "› %s\n", sanitize.Line(ev.Input))
 	case runtime.ReplyReceived:
 		p.names = map[int]string{}
 		if t := strings.TrimSpace(ev.Text); t != "" {
@@ -152,7 +157,7 @@ func (p *progress) event(e runtime.Event) {
 			p.names[c.Index] = c.Name
 			fp := "invalid"
 			if c.Touches != nil {
-				fp = strings.ReplaceAll(c.Touches.String(), p.workspace+"/", "")
+				fp = p.relative(c.Touches.String())
 			}
 			fmt.Fprintf(p.w, "  #%d %s %s  [%s] batch %d\n", c.Index+1, sanitize.Line(c.Name),
 				short(sanitize.Line(string(c.Args)), 60), sanitize.Line(fp), c.Batch)
@@ -194,4 +199,10 @@ func short(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// relative shortens workspace paths in s for display.
+func (p *progress) relative(s string) string {
+	s = strings.ReplaceAll(s, p.workspace+"/", "")
+	return strings.ReplaceAll(s, p.workspace, ".")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/runtime/workspace"
 )
 
@@ -48,11 +49,17 @@ func chooseModel(o *options) (m model.Model, demo bool, err error) {
 }
 
 // newAgent builds the agent over the workspace tools with the approval policy
-// as its hook.
-func newAgent(o *options, m model.Model, policy *approval.Policy, sink runtime.Sink) (*runtime.Agent, error) {
+// as its hook. wrap, when not nil, wraps each workspace tool (the console's
+// demo uses it to pace the tools).
+func newAgent(o *options, m model.Model, policy *approval.Policy, sink runtime.Sink, wrap func(tool.Tool) tool.Tool) (*runtime.Agent, error) {
 	tools, err := workspace.Tools(o.workspace)
 	if err != nil {
 		return nil, usagef("--workspace %s: %v", o.workspace, err)
+	}
+	if wrap != nil {
+		for i, t := range tools {
+			tools[i] = wrap(t)
+		}
 	}
 	cat, err := runtime.NewCatalog(tools...)
 	if err != nil {
