@@ -20,10 +20,12 @@ import (
 )
 
 // runHeadless runs "agenttui run": the agent without the console. Calls that
-// would ask for approval are skipped, because nobody can answer; a
-// clarification question is answered from --answer, in order, and otherwise
-// ends the run as refused.
-func runHeadless(args []string, stdout, stderr io.Writer) (int, error) {
+// would ask for approval are skipped, because nobody can answer. A
+// clarification question is answered from --answer, in order; once those are
+// used up, from the next line of standard input (with a prompt on stderr when
+// stdin is a terminal). No answer (end of input or an empty line) ends the
+// run as refused.
+func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	o, err := parseOptions("agenttui run", args, true, stdout)
 	if err != nil {
 		return 2, err
@@ -74,8 +76,10 @@ func runHeadless(args []string, stdout, stderr io.Writer) (int, error) {
 
 	session := runtime.NewSession(newSessionID(time.Now()))
 	outcome := agent.Run(ctx, session, o.goal)
-	for _, answer := range o.answers {
-		if outcome.Status != runtime.StatusRefused || ctx.Err() != nil {
+	answers := &answerSource{given: o.answers, stdin: stdin, prompt: stderr}
+	for outcome.Status == runtime.StatusRefused && ctx.Err() == nil {
+		answer, ok := answers.next(outcome.Summary)
+		if !ok {
 			break
 		}
 		outcome = agent.Run(ctx, session, answer)
@@ -205,4 +209,42 @@ func short(s string, n int) string {
 func (p *progress) relative(s string) string {
 	s = strings.ReplaceAll(s, p.workspace+"/", "")
 	return strings.ReplaceAll(s, p.workspace, ".")
+}
+
+// answerSource hands out answers to clarification questions: the --answer
+// flags first, then lines of standard input.
+type answerSource struct {
+	given  []string
+	stdin  io.Reader
+	lines  *bufio.Scanner
+	prompt io.Writer
+}
+
+// next returns the answer to question, or false when there is none.
+func (a *answerSource) next(question string) (string, bool) {
+	if len(a.given) > 0 {
+		answer := a.given[0]
+		a.given = a.given[1:]
+		return answer, true
+	}
+	if a.stdin == nil {
+		return "", false
+	}
+	if a.lines == nil {
+		a.lines = bufio.NewScanner(a.stdin)
+	}
+	if f, ok := a.stdin.(*os.File); ok && isTerminal(f) {
+		fmt.Fprintf(a.prompt, "The agent asks: %s\nanswer › ", sanitize.Text(question))
+	}
+	if !a.lines.Scan() {
+		return "", false
+	}
+	answer := strings.TrimSpace(a.lines.Text())
+	return answer, answer != ""
+}
+
+// isTerminal reports whether f is a terminal.
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }

@@ -20,7 +20,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var err error
 	code := 0
 	if len(args) > 0 && args[0] == "run" {
-		code, err = runHeadless(args[1:], stdout, stderr)
+		code, err = runHeadless(args[1:], stdin, stdout, stderr)
 	} else {
 		code, err = runConsole(args, stdin, stdout, stderr)
 	}

@@ -113,9 +113,9 @@ func flagError(err error, command string) string {
 	switch {
 	case strings.HasPrefix(msg, "flag provided but not defined: "):
 		name := strings.TrimPrefix(msg, "flag provided but not defined: ")
-		return fmt.Sprintf("unknown flag %s (see %s --help)", name, command)
+		return fmt.Sprintf("unknown flag -%s (see %s --help)", name, command)
 	case strings.HasPrefix(msg, "flag needs an argument: "):
-		return fmt.Sprintf("flag %s needs a value", strings.TrimPrefix(msg, "flag needs an argument: "))
+		return fmt.Sprintf("flag -%s needs a value", strings.TrimPrefix(msg, "flag needs an argument: "))
 	}
 	return msg
 }
