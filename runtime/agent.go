@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agenttui/agenttui/feedback"
@@ -51,7 +52,8 @@ Use remember to keep values that belong in the final result.`
 type Agent struct {
 	// Model answers each turn.
 	Model model.Model
-	// Catalog is the tools the model may call.
+	// Catalog is the tools the model may call at the first turn; see
+	// SetCatalog for changing it while the session goes on.
 	Catalog *Catalog
 	// Hooks review every call when its reply arrives, in order.
 	Hooks []Hook
@@ -75,6 +77,23 @@ type Agent struct {
 	StopGrace time.Duration
 
 	emitMu sync.Mutex // serialises calls to Sink
+
+	// replaced holds a catalogue set by SetCatalog, which takes effect at
+	// the next turn.
+	replaced atomic.Pointer[Catalog]
+}
+
+// SetCatalog replaces the catalogue from the next model turn on, such as when
+// an MCP server's tool list changes. It is safe to call at any time, from any
+// goroutine; the reply being run keeps the catalogue it was checked against.
+func (a *Agent) SetCatalog(c *Catalog) { a.replaced.Store(c) }
+
+// catalog returns the catalogue for a new turn.
+func (a *Agent) catalog() *Catalog {
+	if c := a.replaced.Load(); c != nil {
+		return c
+	}
+	return a.Catalog
 }
 
 func (a *Agent) clock() Clock {
@@ -184,6 +203,7 @@ type run struct {
 	waited   time.Duration // time spent waiting for the person
 	attempts []string      // recent error messages, oldest first
 	turns    int
+	cat      *Catalog // the catalogue of the current turn
 }
 
 func (r *run) note(msg string) {
@@ -236,6 +256,7 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 		if ctx.Err() != nil {
 			return r.stopped(ctx, fmt.Sprintf("turn %d: model reply", turn))
 		}
+		r.cat = a.catalog()
 		a.emit(TurnStarted{Turn: turn, At: Time{a.clock().Now()}})
 		reply, err := a.Model.Reply(ctx, r.request(), func(text string) {
 			a.emit(TextDelta{Turn: turn, Text: text})
@@ -278,7 +299,7 @@ func (r *run) request() model.Request {
 		system = DefaultSystemPrompt
 	}
 	return model.Request{
-		System: system, Messages: r.session.Messages, Tools: r.agent.Catalog.Declarations(),
+		System: system, Messages: r.session.Messages, Tools: r.cat.Declarations(),
 		MaxOutputTokens: r.agent.MaxOutputTokens,
 	}
 }
@@ -293,7 +314,7 @@ func (r *run) handleReply(ctx context.Context, turn int, reply model.Reply) (out
 	refusals := make([]string, len(reply.Calls))
 	anyRefused := false
 	for i, c := range reply.Calls {
-		p, err := a.Catalog.Prepare(c)
+		p, err := r.cat.Prepare(c)
 		var refused *RefusedError
 		switch {
 		case errors.As(err, &refused):
@@ -431,7 +452,7 @@ func (r *run) review(ctx context.Context, turn, index int, p *Prepared) (*Prepar
 		case flowContinue:
 			flow = f
 		case flowRewrite:
-			q, err := r.agent.Catalog.rewrite(p, f.args)
+			q, err := r.cat.rewrite(p, f.args)
 			if err != nil {
 				return p, Skip(f.By, "Skipped: a hook rewrote the arguments of this call and the new ones do not fit: "+err.Error())
 			}

@@ -260,3 +260,42 @@ func TestCatalogRefusesBadTools(t *testing.T) {
 		t.Errorf("names must match exactly: %v", err)
 	}
 }
+
+func TestBuildCatalogLeavesOutBadTools(t *testing.T) {
+	bad := pathTool("bad", false, okBody(""))
+	bad.decl.Parameters = json.RawMessage(`{"type":"object","properties":{"p":{"type":"nonsense"}}}`)
+	cat, left := BuildCatalog(pathTool("good", false, okBody("")), bad)
+	if len(left) != 1 || !strings.Contains(left[0].Error(), "bad") {
+		t.Fatalf("left out: %v", left)
+	}
+	if _, ok := cat.Lookup("good"); !ok {
+		t.Error("the good tool was not kept")
+	}
+	if _, ok := cat.Lookup("bad"); ok {
+		t.Error("the bad tool was kept")
+	}
+}
+
+func TestSetCatalogTakesEffectNextTurn(t *testing.T) {
+	m := script(t,
+		model.Step{Calls: []model.ScriptedCall{call("late", `{"path":"x"}`)}},
+		model.Step{Expect: []string{"no tool named"}, Calls: []model.ScriptedCall{call("late", `{"path":"x"}`)}},
+		model.Step{Expect: []string{"arrived"}, Text: "done"},
+	)
+	a := newAgent(t, m, nil)
+	late := pathTool("late", false, okBody("arrived"))
+	a.Hooks = []Hook{HookFunc(func(_ context.Context, c CallInfo) Flow {
+		return Continue("test", "")
+	})}
+	s := NewSession("s")
+	// The first turn runs with the old catalogue; swap it before the second.
+	a.Sink = func(e Event) {
+		if te, ok := e.(TurnEnded); ok && te.Turn == 1 {
+			cat, _ := NewCatalog(late)
+			a.SetCatalog(cat)
+		}
+	}
+	if out := a.Run(context.Background(), s, "go"); out.Status != StatusSucceeded {
+		t.Fatalf("outcome %+v", out)
+	}
+}

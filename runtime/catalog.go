@@ -56,17 +56,35 @@ type Catalog struct {
 // tools. It fails when a name is empty or declared twice, when a tool takes a
 // control tool's name, or when a schema does not compile.
 func NewCatalog(tools ...tool.Tool) (*Catalog, error) {
+	c, left := BuildCatalog(tools...)
+	if len(left) > 0 {
+		return nil, left[0]
+	}
+	return c, nil
+}
+
+// BuildCatalog builds a catalogue of the tools that can be declared and
+// leaves out the others, returning one error for each tool left out. It
+// suits tools from elsewhere, such as an MCP server with one malformed
+// schema, whose other tools should still load.
+func BuildCatalog(tools ...tool.Tool) (*Catalog, []error) {
 	c := &Catalog{entries: map[string]entry{}}
-	for _, t := range append(slices.Clone(tools), controlTools()...) {
+	var left []error
+	for _, t := range controlTools() {
 		if err := c.add(t); err != nil {
-			return nil, err
+			panic(err) // the control tools' own schemas are fixed and valid
+		}
+	}
+	for _, t := range tools {
+		if err := c.add(t); err != nil {
+			left = append(left, err)
 		}
 	}
 	slices.Sort(c.names)
 	for _, n := range c.names {
 		c.decls = append(c.decls, c.entries[n].decl)
 	}
-	return c, nil
+	return c, left
 }
 
 func (c *Catalog) add(t tool.Tool) error {
