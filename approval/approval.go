@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/agenttui/agenttui/runtime"
@@ -101,20 +102,50 @@ type ApproverFunc func(ctx context.Context, req Request) Answer
 // Approve calls f.
 func (f ApproverFunc) Approve(ctx context.Context, req Request) Answer { return f(ctx, req) }
 
-// Policy is the approval hook of a session: it applies the mode to every call
-// and asks its Approver when the mode says to ask. With no Approver (a
-// headless run) calls that would ask are skipped, because nobody can answer.
+// Policy is the approval hook of a session. For every call it applies, in
+// order: plan mode (which skips every call that may change something,
+// whatever the rules say), the deny rules, the ask rules, the session's
+// grants, the allow rules, and finally the mode. When the decision is to ask
+// it asks its Approver; with no Approver (a headless run) such calls are
+// skipped, because nobody can answer.
 type Policy struct {
-	mode     atomic.Value // holds Mode; the console changes it while calls run
-	approver Approver
+	mode      atomic.Value // holds Mode; the console changes it while calls run
+	approver  Approver
+	workspace string
+	rules     ruleSet
+
+	mu      sync.Mutex // guards grants and pending
+	grants  []Grant
+	pending map[*pendingAsk]struct{}
+}
+
+// pendingAsk is a call waiting for the person, which a grant may release.
+type pendingAsk struct {
+	info    runtime.CallInfo
+	release chan Grant
 }
 
 // NewPolicy returns a policy in mode m that asks approver; approver nil means
 // a headless run.
 func NewPolicy(m Mode, approver Approver) *Policy {
-	p := &Policy{approver: approver}
+	p := &Policy{approver: approver, pending: map[*pendingAsk]struct{}{}}
 	p.mode.Store(m)
 	return p
+}
+
+// SetWorkspace sets the folder path arguments are resolved against when rules
+// match them. Call it before the first call is reviewed.
+func (p *Policy) SetWorkspace(dir string) { p.workspace = workspaceRoot(dir) }
+
+// SetRules compiles and installs rules. Call it before the first call is
+// reviewed.
+func (p *Policy) SetRules(rules []NamedRule) error {
+	set, err := compileRules(rules)
+	if err != nil {
+		return err
+	}
+	p.rules = set
+	return nil
 }
 
 // Mode returns the current mode.
@@ -130,23 +161,55 @@ func (p *Policy) Review(_ context.Context, c runtime.CallInfo) runtime.Flow {
 	}
 	mode := p.Mode()
 	by := "mode:" + string(mode)
+	if mode == ModePlan && !c.Touches.ReadsOnly() {
+		return runtime.Skip(by, fmt.Sprintf("Skipped: the session is in plan mode, which is read-only, and %s may change things "+
+			"(it %s), so it was not run. Describe the change you would make instead.", c.Call.Name, p.show(c.Touches)))
+	}
+	if r, ok := firstMatch(p.rules.deny, c, p.workspace); ok {
+		reason := strings.TrimSpace(r.Reason)
+		if reason == "" {
+			reason = fmt.Sprintf("Skipped: a rule of this session does not allow this call to %s (rule %s); it was not run.", c.Call.Name, r.label)
+		}
+		return runtime.Skip("rule:"+r.label, reason)
+	}
+	if r, ok := firstMatch(p.rules.ask, c, p.workspace); ok {
+		why := fmt.Sprintf("rule %s asks before this call", r.label)
+		if r.Reason != "" {
+			why += ": " + r.Reason
+		}
+		return p.ask("rule:"+r.label, why)
+	}
+	if g, ok := p.coveringGrant(c); ok {
+		return runtime.Continue("grant:"+g.Label(p.workspace), "allowed by a grant of this session")
+	}
+	if r, ok := firstMatch(p.rules.allow, c, p.workspace); ok {
+		reason := "an allow rule matches"
+		if r.Reason != "" {
+			reason = r.Reason
+		}
+		return runtime.Continue("rule:"+r.label, reason)
+	}
 	switch mode {
 	case ModeAuto:
 		return runtime.Continue(by, "auto mode runs every call")
-	case ModePlan:
+	case ModePlan, ModeReads:
 		if c.Touches.ReadsOnly() {
-			return runtime.Continue(by, "plan mode runs calls that only read")
+			return runtime.Continue(by, string(mode)+" mode runs calls that only read")
 		}
-		return runtime.Skip(by, fmt.Sprintf("Skipped: the session is in plan mode, which is read-only, and %s may change things "+
-			"(it %s), so it was not run. Describe the change you would make instead.", c.Call.Name, c.Touches))
-	case ModeReads:
-		if c.Touches.ReadsOnly() {
-			return runtime.Continue(by, "reads mode runs calls that only read")
-		}
-		return p.ask(by, fmt.Sprintf("reads mode asks before a call that may change things (%s)", c.Touches))
+		return p.ask(by, fmt.Sprintf("reads mode asks before a call that may change things (it %s)", p.show(c.Touches)))
 	default:
 		return p.ask(by, "ask mode asks before every call")
 	}
+}
+
+// show describes a footprint with workspace paths made relative.
+func (p *Policy) show(t tool.Touches) string {
+	s := t.String()
+	if p.workspace != "" {
+		s = strings.ReplaceAll(s, p.workspace+"/", "")
+		s = strings.ReplaceAll(s, p.workspace, "the workspace")
+	}
+	return s
 }
 
 func (p *Policy) ask(by, why string) runtime.Flow {
@@ -154,13 +217,44 @@ func (p *Policy) ask(by, why string) runtime.Flow {
 		return runtime.Skip("headless", fmt.Sprintf("Skipped: this call needs approval (%s) and this run is headless, "+
 			"so nobody can give it; the call was not run.", why))
 	}
-	return runtime.Ask(by, why, func(ctx context.Context, req runtime.AskRequest) runtime.Flow {
-		answer := p.approver.Approve(ctx, Request{
+	return runtime.Ask(by, why, p.wait)
+}
+
+// wait asks the approver about one call, unless a grant added meanwhile
+// covers it or releases it while the person decides.
+func (p *Policy) wait(ctx context.Context, req runtime.AskRequest) runtime.Flow {
+	pa := &pendingAsk{info: req.CallInfo, release: make(chan Grant, 1)}
+	p.mu.Lock()
+	if g, ok := p.coveringGrantLocked(req.CallInfo); ok {
+		p.mu.Unlock()
+		return runtime.Continue("grant:"+g.Label(p.workspace), "allowed by a grant of this session")
+	}
+	p.pending[pa] = struct{}{}
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.pending, pa)
+		p.mu.Unlock()
+	}()
+
+	askCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	answers := make(chan Answer, 1)
+	go func() {
+		answers <- p.approver.Approve(askCtx, Request{
 			Turn: req.Turn, Index: req.Index, Call: req.Call, Args: req.Args, Touches: req.Touches,
 			WaitsFor: req.WaitsFor, By: req.By, Reason: req.Reason,
 		})
-		return answer.flow()
-	})
+	}()
+	select {
+	case a := <-answers:
+		return a.flow()
+	case g := <-pa.release:
+		// Cancelling the request withdraws it from the approver's screen.
+		return runtime.Continue("grant:"+g.Label(p.workspace), "released by a grant of this session")
+	case <-ctx.Done():
+		return runtime.Skip("user", "Skipped: the turn ended before anyone answered; the call was not run.")
+	}
 }
 
 // flow turns the answer into the hook's decision, with the text the model

@@ -133,7 +133,7 @@ func (r *replyRun) decide(ctx context.Context, c *callRun) {
 		r.asking++
 		req := AskRequest{CallInfo: r.info(c), WaitsFor: c.deps, By: f.By, Reason: f.Reason}
 		go func() {
-			answer := f.wait(ctx, req)
+			answer := f.Await(ctx, req)
 			r.inbox <- askDone{index: c.index, flow: answer}
 		}()
 	default:

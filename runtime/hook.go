@@ -102,3 +102,13 @@ type HookFunc func(ctx context.Context, call CallInfo) Flow
 
 // Review calls f.
 func (f HookFunc) Review(ctx context.Context, call CallInfo) Flow { return f(ctx, call) }
+
+// Await runs the wait function of an Ask flow and returns its decision; any
+// other flow is returned as it is. The runtime calls it in its own goroutine;
+// tests of hooks call it directly.
+func (f Flow) Await(ctx context.Context, req AskRequest) Flow {
+	if f.action != flowAsk {
+		return f
+	}
+	return f.wait(ctx, req)
+}

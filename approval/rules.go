@@ -1,0 +1,300 @@
+package approval
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agenttui/agenttui/runtime"
+)
+
+// Decision is what a rule decides for the calls it matches.
+type Decision string
+
+// The decisions a rule can make.
+const (
+	// Allow runs the call without asking.
+	Allow Decision = "allow"
+	// AskFirst asks the person before the call runs.
+	AskFirst Decision = "ask"
+	// Deny skips the call; the model reads the rule's reason.
+	Deny Decision = "deny"
+)
+
+// Rule matches calls by tool name and top-level string arguments and decides
+// for them. Rules are evaluated deny first, then ask, then allow; within each
+// the first match wins; the mode decides for calls no rule matches.
+type Rule struct {
+	// Name identifies the rule in the event stream ("rule:<name>"); empty
+	// means the rule is named by its label.
+	Name string `json:"name,omitempty"`
+	// Tool is a glob on the tool name, such as "write_file" or "fs__*".
+	Tool string `json:"tool"`
+	// Args maps a top-level string argument to a glob its value must
+	// match. Path-like arguments (see IsPathArgument) are matched against
+	// the workspace-relative path after resolution, with ** crossing
+	// folders; a pattern starting with / is matched against the absolute
+	// path. Other arguments are matched as text, * matching anything.
+	Args map[string]string `json:"args,omitempty"`
+	// Decision is allow, ask or deny.
+	Decision Decision `json:"decision"`
+	// Reason explains the rule. For a deny rule it is what the model reads.
+	Reason string `json:"reason,omitempty"`
+}
+
+// compiledRule is a rule ready to match.
+type compiledRule struct {
+	Rule
+	label string
+	tool  pattern
+	args  []argPattern
+}
+
+type argPattern struct {
+	name string
+	pattern
+}
+
+// IsPathArgument reports whether an argument name holds a path, so that rules
+// match it as a resolved workspace path rather than as text.
+func IsPathArgument(name string) bool {
+	switch name {
+	case "path", "file", "dir", "directory", "filename", "source", "destination", "target", "root":
+		return true
+	}
+	return strings.HasSuffix(name, "_path") || strings.HasSuffix(name, "_file") || strings.HasSuffix(name, "_dir")
+}
+
+// compile checks the rule and compiles its patterns; label names the rule in
+// decisions when it has no name.
+func (r Rule) compile(label string) (compiledRule, error) {
+	c := compiledRule{Rule: r, label: label}
+	if r.Name != "" {
+		c.label = r.Name
+	}
+	switch r.Decision {
+	case Allow, AskFirst, Deny:
+	case "":
+		return c, errors.New("decision is missing: use allow, ask or deny")
+	default:
+		return c, fmt.Errorf("decision must be allow, ask or deny, not %q", r.Decision)
+	}
+	if strings.TrimSpace(r.Tool) == "" {
+		return c, errors.New("tool is missing: give a tool name or a glob such as fs__*")
+	}
+	var err error
+	if c.tool, err = compilePattern(r.Tool, false); err != nil {
+		return c, fmt.Errorf("tool: %v", err)
+	}
+	names := make([]string, 0, len(r.Args))
+	for name := range r.Args {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if name == "" {
+			return c, errors.New("args: an argument name is empty")
+		}
+		p, err := compilePattern(r.Args[name], IsPathArgument(name))
+		if err != nil {
+			return c, fmt.Errorf("args.%s: %v", name, err)
+		}
+		c.args = append(c.args, argPattern{name: name, pattern: p})
+	}
+	return c, nil
+}
+
+// matches reports whether the rule covers the call.
+func (c compiledRule) matches(call runtime.CallInfo, workspace string) bool {
+	if !c.tool.match(call.Call.Name) {
+		return false
+	}
+	if len(c.args) == 0 {
+		return true
+	}
+	var args map[string]any
+	if err := json.Unmarshal(call.Args, &args); err != nil {
+		return false
+	}
+	for _, a := range c.args {
+		v, ok := args[a.name].(string)
+		if !ok {
+			return false
+		}
+		if a.paths {
+			v = rulePath(v, workspace, strings.HasPrefix(a.text, "/"))
+		}
+		if !a.match(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// rulePath resolves a path argument the way the tools will: against the
+// workspace, with symlinks followed as far as the path exists. It returns the
+// path relative to the workspace (or absolute when asked, or when there is no
+// workspace), so "docs/../secrets/x" is matched as "secrets/x" and a path
+// outside the workspace starts with "../".
+func rulePath(p, workspace string, absolute bool) string {
+	if workspace == "" {
+		return filepath.ToSlash(filepath.Clean(p))
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(workspace, p)
+	}
+	resolved := resolveExisting(filepath.Clean(p))
+	root := resolveExisting(workspace)
+	if absolute {
+		return filepath.ToSlash(resolved)
+	}
+	rel, err := filepath.Rel(root, resolved)
+	if err != nil {
+		return filepath.ToSlash(resolved)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// resolveExisting follows symlinks in the longest existing prefix of p and
+// appends the rest.
+func resolveExisting(p string) string {
+	rest := ""
+	for cur := p; ; {
+		if resolved, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(resolved, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// ParseRule parses the short rule form of --allow and --deny:
+// "tool" or "tool(arg=glob, arg=glob)", for example write_file(path=docs/**)
+// or run_shell(command=git *). A value may be double-quoted to hold commas or
+// parentheses.
+func ParseRule(spec string, d Decision) (Rule, error) {
+	spec = strings.TrimSpace(spec)
+	r := Rule{Decision: d, Args: map[string]string{}}
+	open := strings.IndexByte(spec, '(')
+	if open < 0 {
+		r.Tool = spec
+	} else {
+		if !strings.HasSuffix(spec, ")") {
+			return r, fmt.Errorf("rule %q: missing the closing parenthesis", spec)
+		}
+		r.Tool = strings.TrimSpace(spec[:open])
+		body := spec[open+1 : len(spec)-1]
+		pairs, err := splitArgs(body)
+		if err != nil {
+			return r, fmt.Errorf("rule %q: %v", spec, err)
+		}
+		for _, pair := range pairs {
+			k, v, ok := strings.Cut(pair, "=")
+			k = strings.TrimSpace(k)
+			if !ok || k == "" {
+				return r, fmt.Errorf("rule %q: %q is not of the form argument=pattern", spec, pair)
+			}
+			v = strings.TrimSpace(v)
+			if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+				v = v[1 : len(v)-1]
+			}
+			r.Args[k] = v
+		}
+	}
+	if r.Tool == "" {
+		return r, fmt.Errorf("rule %q: the tool name is missing", spec)
+	}
+	if _, err := r.compile(""); err != nil {
+		return r, fmt.Errorf("rule %q: %v", spec, err)
+	}
+	return r, nil
+}
+
+// splitArgs splits "a=1, b=\"x,y\"" at top-level commas.
+func splitArgs(body string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	quoted := false
+	for _, c := range body {
+		switch {
+		case c == '"':
+			quoted = !quoted
+			cur.WriteRune(c)
+		case c == ',' && !quoted:
+			out = append(out, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteRune(c)
+		}
+	}
+	if quoted {
+		return nil, errors.New("unclosed double quote")
+	}
+	if strings.TrimSpace(cur.String()) != "" || len(out) > 0 {
+		out = append(out, cur.String())
+	}
+	return out, nil
+}
+
+// ruleSet holds compiled rules by decision, each in the order given.
+type ruleSet struct {
+	deny, ask, allow []compiledRule
+}
+
+// NamedRule is a rule with the label it is known by in decisions when it has
+// no name of its own: its position in the configuration ("3") or its flag
+// ("--allow write_file(path=docs/**)").
+type NamedRule struct {
+	Rule
+	Label string
+}
+
+func compileRules(rules []NamedRule) (ruleSet, error) {
+	var set ruleSet
+	for _, r := range rules {
+		c, err := r.compile(r.Label)
+		if err != nil {
+			return set, fmt.Errorf("rule %s: %v", r.Label, err)
+		}
+		switch r.Decision {
+		case Deny:
+			set.deny = append(set.deny, c)
+		case AskFirst:
+			set.ask = append(set.ask, c)
+		default:
+			set.allow = append(set.allow, c)
+		}
+	}
+	return set, nil
+}
+
+func firstMatch(rules []compiledRule, call runtime.CallInfo, workspace string) (compiledRule, bool) {
+	for _, r := range rules {
+		if r.matches(call, workspace) {
+			return r, true
+		}
+	}
+	return compiledRule{}, false
+}
+
+// workspaceRoot resolves the workspace once so rule paths compare equal.
+func workspaceRoot(ws string) string {
+	if ws == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(ws); err == nil {
+		ws = abs
+	}
+	if _, err := os.Stat(ws); err != nil {
+		return ws
+	}
+	return resolveExisting(ws)
+}
