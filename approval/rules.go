@@ -69,6 +69,21 @@ func IsPathArgument(name string) bool {
 	return strings.HasSuffix(name, "_path") || strings.HasSuffix(name, "_file") || strings.HasSuffix(name, "_dir")
 }
 
+// RuleError says which field of a rule is wrong and why.
+type RuleError struct {
+	// Field is "tool", "decision" or "args.<name>".
+	Field string
+	// Problem says what is wrong.
+	Problem string
+}
+
+// Error returns "field: problem".
+func (e *RuleError) Error() string { return e.Field + ": " + e.Problem }
+
+func ruleErr(field, format string, args ...any) error {
+	return &RuleError{Field: field, Problem: fmt.Sprintf(format, args...)}
+}
+
 // compile checks the rule and compiles its patterns; label names the rule in
 // decisions when it has no name.
 func (r Rule) compile(label string) (compiledRule, error) {
@@ -79,16 +94,16 @@ func (r Rule) compile(label string) (compiledRule, error) {
 	switch r.Decision {
 	case Allow, AskFirst, Deny:
 	case "":
-		return c, errors.New("decision is missing: use allow, ask or deny")
+		return c, ruleErr("decision", "missing: use allow, ask or deny")
 	default:
-		return c, fmt.Errorf("decision must be allow, ask or deny, not %q", r.Decision)
+		return c, ruleErr("decision", "must be allow, ask or deny, not %q", r.Decision)
 	}
 	if strings.TrimSpace(r.Tool) == "" {
-		return c, errors.New("tool is missing: give a tool name or a glob such as fs__*")
+		return c, ruleErr("tool", "missing: give a tool name or a glob such as fs__*")
 	}
 	var err error
 	if c.tool, err = compilePattern(r.Tool, false); err != nil {
-		return c, fmt.Errorf("tool: %v", err)
+		return c, ruleErr("tool", "%v", err)
 	}
 	names := make([]string, 0, len(r.Args))
 	for name := range r.Args {
@@ -97,11 +112,11 @@ func (r Rule) compile(label string) (compiledRule, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		if name == "" {
-			return c, errors.New("args: an argument name is empty")
+			return c, ruleErr("args", "an argument name is empty")
 		}
 		p, err := compilePattern(r.Args[name], IsPathArgument(name))
 		if err != nil {
-			return c, fmt.Errorf("args.%s: %v", name, err)
+			return c, ruleErr("args."+name, "%v", err)
 		}
 		c.args = append(c.args, argPattern{name: name, pattern: p})
 	}
@@ -297,4 +312,11 @@ func workspaceRoot(ws string) string {
 		return ws
 	}
 	return resolveExisting(ws)
+}
+
+// Check reports what is wrong with the rule, if anything, naming the field:
+// "decision must be allow, ask or deny", "args.path: unclosed [ …".
+func (r Rule) Check() error {
+	_, err := r.compile("")
+	return err
 }

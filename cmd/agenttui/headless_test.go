@@ -21,6 +21,14 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binary = filepath.Join(dir, "agenttui")
+	// Keep the tests away from the user's own configuration and state.
+	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_STATE_HOME"} {
+		home := filepath.Join(dir, v)
+		if err := os.MkdirAll(home, 0o755); err != nil {
+			panic(err)
+		}
+		os.Setenv(v, home)
+	}
 	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {

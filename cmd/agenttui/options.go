@@ -29,11 +29,21 @@ type options struct {
 	scenario    string
 	maxParallel int
 
+	configPath string
+	allow      []string
+	deny       []string
+
 	// Headless only.
 	jsonOut bool
 	answers []string
 
 	goal string
+
+	// set records the flags given on the command line, which win over the
+	// configuration file.
+	set map[string]bool
+	// config is the configuration file read, if any.
+	config *config
 }
 
 // stringList is a repeatable string flag.
@@ -49,11 +59,14 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	fs.SetOutput(io.Discard)
 	o := &options{}
 	mode := "reads"
-	fs.StringVar(&o.model, "model", "", "the model: demo, or a scripted model given by --scenario")
+	fs.StringVar(&o.model, "model", "", "the model: demo, openai:NAME or anthropic:NAME (default: the configured model, else the demo)")
 	fs.StringVar(&o.workspace, "workspace", "", "the folder the agent works in (default: the current folder)")
 	fs.StringVar(&mode, "mode", mode, "approval mode: ask, reads, auto or plan")
 	fs.StringVar(&o.scenario, "scenario", "", "play the scenario FILE as a scripted model")
 	fs.IntVar(&o.maxParallel, "max-parallel", 8, "how many calls may run at once")
+	fs.StringVar(&o.configPath, "config", "", "read the configuration from FILE (default: agenttui.json in the workspace, else $XDG_CONFIG_HOME/agenttui/config.json)")
+	fs.Var((*stringList)(&o.allow), "allow", "allow calls matching RULE without asking, e.g. 'write_file(path=docs/**)' (repeatable)")
+	fs.Var((*stringList)(&o.deny), "deny", "skip calls matching RULE, e.g. 'run_shell(command=rm *)' (repeatable)")
 	if headless {
 		fs.BoolVar(&o.jsonOut, "json", false, "stream one JSON event per line on stdout")
 		fs.Var((*stringList)(&o.answers), "answer", "answer to the agent's next clarification question (repeatable, used in order)")
@@ -79,6 +92,8 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 		positional = append(positional, rest[0])
 		rest = rest[1:]
 	}
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	m, err := approval.ParseMode(mode)
 	if err != nil {
 		return nil, usagef("--mode: %v", err)
@@ -104,6 +119,12 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 		return nil, err
 	}
 	o.workspace = ws
+	if err := applyConfig(o); err != nil {
+		return nil, err
+	}
+	if _, err := o.rules(); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 

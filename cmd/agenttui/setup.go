@@ -65,12 +65,25 @@ func newAgent(o *options, m model.Model, policy *approval.Policy, sink runtime.S
 	if err != nil {
 		return nil, fmt.Errorf("building the tool catalogue: %w", err)
 	}
-	return &runtime.Agent{
+	policy.SetWorkspace(o.workspace)
+	rules, err := o.rules()
+	if err != nil {
+		return nil, err
+	}
+	if err := policy.SetRules(rules); err != nil {
+		return nil, usageError{err.Error()}
+	}
+	a := &runtime.Agent{
 		Model:       m,
 		Catalog:     cat,
 		Hooks:       []runtime.Hook{policy},
 		Sink:        sink,
 		MaxParallel: o.maxParallel,
 		Mode:        func() string { return string(policy.Mode()) },
-	}, nil
+	}
+	if o.config != nil {
+		a.Budgets = o.config.budgets
+		a.MaxOutputTokens = o.config.maxOutputTokens
+	}
+	return a, nil
 }
