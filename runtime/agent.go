@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -342,11 +344,7 @@ func (r *run) handleReply(ctx context.Context, turn int, reply model.Reply) (out
 
 	if len(reply.Calls) == 0 {
 		a.emit(plannedReply(turn, reply, nil, replyPlan{}))
-		summary := strings.TrimSpace(reply.Text)
-		if summary == "" {
-			summary = "The model ended its turn without a summary."
-		}
-		return Succeeded(summary, mergeData(s.Memory.Snapshot(), nil)), false, true
+		return Succeeded(textSummary(reply.Text), mergeData(s.Memory.Snapshot(), nil)), false, true
 	}
 
 	rr := r.prepareReply(ctx, turn, prepared)
@@ -410,7 +408,7 @@ func (r *run) invalidResults(reply model.Reply, refusals []string) []tool.Result
 // takes effect, and plans the dependencies.
 func (r *run) prepareReply(ctx context.Context, turn int, prepared []*Prepared) *replyRun {
 	a := r.agent
-	rr := &replyRun{agent: a, turn: turn, mem: r.session.Memory, emit: a.emit, inbox: make(chan any, 2*len(prepared))}
+	rr := &replyRun{agent: a, turn: turn, session: r.session.ID, mem: r.session.Memory, emit: a.emit, inbox: make(chan any, 2*len(prepared))}
 	rr.calls = make([]*callRun, len(prepared))
 	ender := ""
 	for i, p := range prepared {
@@ -435,6 +433,7 @@ func (r *run) prepareReply(ctx context.Context, turn int, prepared []*Prepared) 
 		c.deps = rr.plan.deps[i]
 		c.batch = rr.plan.batch[i]
 		c.unmet = len(c.deps)
+		c.key = EffectKey(r.session.ID, turn, i, c.p.Call.Name, c.p.Args)
 	}
 	rr.unsettled = len(rr.calls)
 	return rr
@@ -521,6 +520,9 @@ func plannedReply(turn int, reply model.Reply, prepared []*Prepared, plan replyP
 	ev := ReplyReceived{Turn: turn, Text: reply.Text, Stop: string(reply.Stop), Calls: make([]PlannedCall, len(reply.Calls))}
 	for i, c := range reply.Calls {
 		pc := PlannedCall{Index: i, ID: c.ID, Name: c.Name, Args: model.ArgumentsJSON(c), WaitsFor: []int{}}
+		if !isObject(c.Arguments) {
+			pc.Raw = c.Arguments
+		}
 		if prepared != nil {
 			p := prepared[i]
 			t := p.Touches
@@ -532,7 +534,40 @@ func plannedReply(turn int, reply model.Reply, prepared []*Prepared, plan replyP
 		ev.Calls[i] = pc
 	}
 	if reply.Cut != nil {
-		ev.Cut = &CutCall{Name: reply.Cut.Name, Raw: reply.Cut.Arguments}
+		ev.Cut = &CutCall{ID: reply.Cut.ID, Name: reply.Cut.Name, Raw: reply.Cut.Arguments}
 	}
 	return ev
+}
+
+// isObject reports whether raw is one JSON object, so that its compact form
+// in an event says the same as the text the model sent.
+func isObject(raw string) bool {
+	var obj map[string]json.RawMessage
+	return json.Unmarshal([]byte(raw), &obj) == nil && obj != nil
+}
+
+// EffectKey identifies a call's effect: a hash of the session, the call's
+// position in the session (turn and index), its tool and its canonical
+// arguments (keys sorted, no spaces). The journal records it with the call's
+// intent and result, so a resumed session can tell the effects apart.
+func EffectKey(session string, turn, index int, name string, args json.RawMessage) string {
+	canonical := args
+	var v any
+	if err := json.Unmarshal(args, &v); err == nil {
+		if b, err := json.Marshal(v); err == nil {
+			canonical = b
+		}
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%s\x00", session, turn, index, name)
+	h.Write(canonical)
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// textSummary is the summary of a run that a reply of text alone ended.
+func textSummary(text string) string {
+	if summary := strings.TrimSpace(text); summary != "" {
+		return summary
+	}
+	return "The model ended its turn without a summary."
 }

@@ -299,3 +299,26 @@ func TestSetCatalogTakesEffectNextTurn(t *testing.T) {
 		t.Fatalf("outcome %+v", out)
 	}
 }
+
+func TestDecodeEventRoundTrip(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "event_stream.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		e, err := DecodeEvent(line)
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		again, err := EncodeEvent(e)
+		if err != nil || !bytes.Equal(again, line) {
+			t.Errorf("round trip changed the event:\n got %s\nwant %s", again, line)
+		}
+		if f, ok := e.(CallFinished); ok && f.Full.ID() != f.Outcome {
+			t.Errorf("decoded outcome %v for %s", f.Full, f.Outcome)
+		}
+	}
+	if _, err := DecodeEvent([]byte(`{"type":"mystery"}`)); err == nil {
+		t.Error("an unknown event type was accepted")
+	}
+}

@@ -6,6 +6,8 @@
 package runtime
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -105,6 +107,23 @@ func (c *Catalog) add(t tool.Tool) error {
 	c.entries[decl.Name] = entry{tool: t, decl: decl, schema: schema}
 	c.names = append(c.names, decl.Name)
 	return nil
+}
+
+// Digest returns a hash of every declaration (names, schemas, annotations),
+// so a resumed session can tell whether its tools changed.
+func (c *Catalog) Digest() string {
+	h := sha256.New()
+	for _, d := range c.decls {
+		b, _ := json.Marshal(struct {
+			Name        string
+			Parameters  json.RawMessage
+			Annotations tool.Annotations
+			Untrusted   bool
+		}{d.Name, d.Parameters, d.Annotations, d.Untrusted})
+		h.Write(b)
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
 // Names returns the names of every tool, sorted.

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/agenttui/agenttui/runtime/model"
@@ -51,7 +52,10 @@ type RunStarted struct {
 	Input string `json:"input"`
 	Model string `json:"model"`
 	Mode  string `json:"mode"`
-	At    Time   `json:"at"`
+	// Resumed says the run carries on a session that stopped, rather than
+	// starting from new input.
+	Resumed bool `json:"resumed,omitempty"`
+	At      Time `json:"at"`
 }
 
 // TurnStarted says the model is being asked for its next reply; it is the
@@ -73,6 +77,9 @@ type PlannedCall struct {
 	ID    string          `json:"id"`
 	Name  string          `json:"name"`
 	Args  json.RawMessage `json:"args"`
+	// Raw is the exact argument text the model sent, given only for a call
+	// whose arguments are not a JSON object.
+	Raw string `json:"raw,omitempty"`
 	// Touches is nil for a call that failed validation.
 	Touches *tool.Touches `json:"touches,omitempty"`
 	// WaitsFor lists the earlier calls this one depends on.
@@ -84,6 +91,7 @@ type PlannedCall struct {
 
 // CutCall is the call a reply was cut off in the middle of.
 type CutCall struct {
+	ID   string `json:"id,omitempty"`
 	Name string `json:"name"`
 	Raw  string `json:"raw"`
 }
@@ -128,7 +136,10 @@ type CallStarted struct {
 	Index   int    `json:"index"`
 	Name    string `json:"name"`
 	Attempt int    `json:"attempt"`
-	At      Time   `json:"at"`
+	// Key identifies the effect: a hash of the session, the call's position,
+	// its tool and its canonical arguments.
+	Key string `json:"key"`
+	At  Time   `json:"at"`
 }
 
 // CallRetried says a failed attempt will be repeated after a backoff.
@@ -142,9 +153,11 @@ type CallRetried struct {
 
 // CallFinished says how a call ended and what the model reads about it.
 type CallFinished struct {
-	Turn    int    `json:"turn"`
-	Index   int    `json:"index"`
-	Name    string `json:"name"`
+	Turn  int    `json:"turn"`
+	Index int    `json:"index"`
+	Name  string `json:"name"`
+	// Key identifies the effect, as in CallStarted.
+	Key     string `json:"key"`
 	Outcome string `json:"outcome"`
 	// Kind is the failure kind of an error outcome, else nil.
 	Kind *string `json:"kind"`
@@ -158,7 +171,9 @@ type CallFinished struct {
 	Attempts    int   `json:"attempts"`
 	DurationMS  int64 `json:"duration_ms"`
 	At          Time  `json:"at"`
-	// Full is the complete outcome, for consumers such as the journal.
+	// Full is the complete outcome, for consumers in this process. It is not
+	// part of the JSON form; DecodeEvent rebuilds it from Outcome, Kind and
+	// Result.
 	Full tool.Outcome `json:"-"`
 }
 
@@ -235,4 +250,100 @@ type Time struct{ time.Time }
 // MarshalJSON encodes the time as RFC 3339 with nanoseconds in UTC.
 func (t Time) MarshalJSON() ([]byte, error) {
 	return json.Marshal(t.UTC().Format(time.RFC3339Nano))
+}
+
+// DecodeEvent parses one event written by EncodeEvent, such as a line of the
+// journal or of the headless JSON stream.
+func DecodeEvent(line []byte) (Event, error) {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(line, &head); err != nil {
+		return nil, err
+	}
+	var e Event
+	var err error
+	switch head.Type {
+	case "run_started":
+		e, err = decodeAs[RunStarted](line)
+	case "turn_started":
+		e, err = decodeAs[TurnStarted](line)
+	case "text_delta":
+		e, err = decodeAs[TextDelta](line)
+	case "reply":
+		e, err = decodeAs[ReplyReceived](line)
+	case "invalid_reply":
+		e, err = decodeAs[InvalidReply](line)
+	case "call_decision":
+		e, err = decodeAs[CallDecision](line)
+	case "call_started":
+		e, err = decodeAs[CallStarted](line)
+	case "call_retried":
+		e, err = decodeAs[CallRetried](line)
+	case "call_finished":
+		var f CallFinished
+		if f, err = decodeAs[CallFinished](line); err == nil {
+			f.Full, err = rebuildOutcome(f)
+		}
+		e = f
+	case "turn_ended":
+		e, err = decodeAs[TurnEnded](line)
+	case "usage":
+		e, err = decodeAs[UsageReported](line)
+	case "notice":
+		e, err = decodeAs[Notice](line)
+	case "run_finished":
+		e, err = decodeAs[RunFinished](line)
+	default:
+		return nil, fmt.Errorf("unknown event type %q", head.Type)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s event: %w", head.Type, err)
+	}
+	return e, nil
+}
+
+func decodeAs[T Event](line []byte) (T, error) {
+	var v T
+	err := json.Unmarshal(line, &v)
+	return v, err
+}
+
+// rebuildOutcome restores a call's outcome from its JSON form; the failure
+// message and reasons become the text the model read.
+func rebuildOutcome(f CallFinished) (tool.Outcome, error) {
+	switch f.Outcome {
+	case "success":
+		return tool.Succeeded(), nil
+	case "skipped":
+		return tool.Skipped(f.Result), nil
+	case "denied":
+		return tool.Denied(f.Result), nil
+	case "error":
+		kind := tool.KindOther
+		if f.Kind != nil {
+			k, err := tool.ParseFailureKind(*f.Kind)
+			if err != nil {
+				return tool.Outcome{}, err
+			}
+			kind = k
+		}
+		return tool.Failed(tool.Failure{Kind: kind, Message: f.Result}), nil
+	default:
+		return tool.Outcome{}, fmt.Errorf("unknown outcome %q", f.Outcome)
+	}
+}
+
+// UnmarshalJSON decodes a time written by MarshalJSON.
+func (t *Time) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
+	}
+	parsed, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return err
+	}
+	t.Time = parsed
+	return nil
 }

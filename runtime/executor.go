@@ -29,6 +29,7 @@ type callRun struct {
 	startedAt time.Time
 	outcome   tool.Outcome
 	result    tool.Result
+	key       string
 }
 
 type askDone struct {
@@ -44,14 +45,15 @@ type callDone struct {
 
 // replyRun executes the calls of one valid reply.
 type replyRun struct {
-	agent *Agent
-	turn  int
-	calls []*callRun
-	plan  replyPlan
-	mem   *Memory
-	emit  func(Event)
-	inbox chan any
-	ready readyQueue
+	agent   *Agent
+	turn    int
+	session string
+	calls   []*callRun
+	plan    replyPlan
+	mem     *Memory
+	emit    func(Event)
+	inbox   chan any
+	ready   readyQueue
 
 	running, asking int
 	unsettled       int
@@ -86,7 +88,9 @@ func (q *readyQueue) Pop() any {
 // been settled as not finished because ctx ended.
 func (r *replyRun) run(ctx context.Context) {
 	for _, c := range r.calls {
-		r.decide(ctx, c)
+		if !c.settled {
+			r.decide(ctx, c)
+		}
 	}
 	r.fillSlots(ctx)
 	defer r.close()
@@ -205,13 +209,13 @@ func (r *replyRun) start(ctx context.Context, c *callRun) {
 	c.startedAt = r.agent.clock().Now()
 	r.running++
 	// The intent is published, and so journaled, before the body runs.
-	r.emit(CallStarted{Turn: r.turn, Index: c.index, Name: c.p.Call.Name, Attempt: 1, At: Time{c.startedAt}})
-	go r.perform(ctx, c.index, c.p)
+	r.emit(CallStarted{Turn: r.turn, Index: c.index, Name: c.p.Call.Name, Attempt: 1, Key: c.key, At: Time{c.startedAt}})
+	go r.perform(ctx, c.index, c.p, c.key)
 }
 
 // perform runs one call's body, repeating it as its retry policy allows, and
 // reports the result to the coordinator.
-func (r *replyRun) perform(ctx context.Context, index int, p *Prepared) {
+func (r *replyRun) perform(ctx context.Context, index int, p *Prepared, key string) {
 	clock := r.agent.clock()
 	callCtx := withMemory(ctx, r.mem)
 	attempt := 1
@@ -231,7 +235,7 @@ func (r *replyRun) perform(ctx context.Context, index int, p *Prepared) {
 			return
 		}
 		attempt++
-		r.emitFromCall(CallStarted{Turn: r.turn, Index: index, Name: p.Call.Name, Attempt: attempt, At: Time{clock.Now()}})
+		r.emitFromCall(CallStarted{Turn: r.turn, Index: index, Name: p.Call.Name, Attempt: attempt, Key: key, At: Time{clock.Now()}})
 	}
 }
 
@@ -290,7 +294,7 @@ func (r *replyRun) settle(c *callRun, out tool.Outcome, res tool.Result, attempt
 func (r *replyRun) finished(c *callRun, attempts int, notFinished bool) CallFinished {
 	now := r.agent.clock().Now()
 	ev := CallFinished{
-		Turn: r.turn, Index: c.index, Name: c.p.Call.Name, Outcome: c.outcome.ID(), Result: c.result.Content,
+		Turn: r.turn, Index: c.index, Name: c.p.Call.Name, Key: c.key, Outcome: c.outcome.ID(), Result: c.result.Content,
 		Started: c.started, NotFinished: notFinished, Attempts: attempts, At: Time{now}, Full: c.outcome,
 	}
 	if k, ok := c.outcome.ErrorKind(); ok {
