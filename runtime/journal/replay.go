@@ -1,0 +1,272 @@
+package journal
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/tool"
+)
+
+// Replay is a session rebuilt from its journal.
+type Replay struct {
+	// Header is the journal's first line.
+	Header Header
+	// Path is the journal file.
+	Path string
+	// Events are every recorded event, in order, so a console can show the
+	// earlier transcript.
+	Events []runtime.Event
+	// Session is the conversation rebuilt from the events.
+	Session *runtime.Session
+	// Interrupted is the reply that was running when the session stopped;
+	// nil when it stopped between turns or at rest.
+	Interrupted *runtime.Interrupted
+	// LastOutcome is the outcome of the last run, when it was recorded.
+	LastOutcome *runtime.GoalOutcome
+	// AtRest says the last run ended and its outcome was recorded: there is
+	// nothing to carry on until the person says more.
+	AtRest bool
+	// Warnings are problems that were tolerated, such as a torn last line.
+	Warnings []string
+	// LastActivity is the time of the last recorded event.
+	LastActivity time.Time
+
+	// validBytes is the length of the file up to the last whole line.
+	validBytes int64
+}
+
+// ErrNoSession is returned by Find when no journal has the id.
+var ErrNoSession = errors.New("no such session")
+
+// Load reads and rebuilds the session journaled at path. A torn or damaged
+// last line — the process stopped while writing it — is ignored and reported
+// in Warnings; damage anywhere else, a missing header or another format
+// version is an error.
+func Load(path string) (*Replay, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s does not exist", ErrNoSession, path)
+		}
+		return nil, fmt.Errorf("reading the journal %s: %w", path, err)
+	}
+	rp := &Replay{Path: path}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("the journal %s is empty: the session stopped before it began, so there is nothing to resume", path)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if last := lines[len(lines)-1]; len(last) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	var offset int64
+	b := newBuilder()
+	for i, raw := range lines {
+		isLast := i == len(lines)-1
+		complete := bytes.HasSuffix(raw, []byte("\n"))
+		line := bytes.TrimSpace(raw)
+		if i == 0 {
+			if !complete {
+				return nil, fmt.Errorf("the journal %s is truncated: its header line is incomplete, so the session cannot be resumed", path)
+			}
+			if err := rp.readHeader(line); err != nil {
+				return nil, fmt.Errorf("the journal %s: %w", path, err)
+			}
+			offset += int64(len(raw))
+			continue
+		}
+		if !complete {
+			rp.Warnings = append(rp.Warnings, fmt.Sprintf("the last line of the journal (line %d) was cut off "+
+				"when the session stopped while writing it; it was ignored", i+1))
+			break
+		}
+		e, err := runtime.DecodeEvent(line)
+		if err != nil {
+			if isLast {
+				rp.Warnings = append(rp.Warnings, fmt.Sprintf("the last line of the journal (line %d) is damaged (%v); it was ignored", i+1, err))
+				break
+			}
+			return nil, fmt.Errorf("the journal %s is damaged at line %d (%v); it cannot be resumed safely", path, i+1, err)
+		}
+		offset += int64(len(raw))
+		rp.Events = append(rp.Events, e)
+		b.apply(e)
+	}
+	rp.validBytes = offset
+	b.finish(rp)
+	return rp, nil
+}
+
+func (rp *Replay) readHeader(line []byte) error {
+	var probe struct {
+		Type    string `json:"type"`
+		Version int    `json:"version"`
+	}
+	if err := json.Unmarshal(line, &probe); err != nil || probe.Type != "header" {
+		return errors.New("its first line is not an agenttui journal header")
+	}
+	if probe.Version != Version {
+		return fmt.Errorf("it was written in journal format version %d, and this agenttui reads version %d; "+
+			"resume it with the agenttui that wrote it", probe.Version, Version)
+	}
+	return json.Unmarshal(line, &rp.Header)
+}
+
+// builder rebuilds the conversation from events.
+type builder struct {
+	session *runtime.Session
+	// pending is the reply being run: its calls, and what the journal knows
+	// of each.
+	pending     *model.Message
+	pendingTurn int
+	calls       []runtime.InterruptedCall
+	outcome     *runtime.GoalOutcome
+	atRest      bool
+	last        time.Time
+}
+
+func newBuilder() *builder { return &builder{session: runtime.NewSession("")} }
+
+func (b *builder) apply(e runtime.Event) {
+	s := b.session
+	switch ev := e.(type) {
+	case runtime.RunStarted:
+		b.last = ev.At.Time
+		s.ID = ev.Session
+		if s.Goal == "" {
+			s.Goal = ev.Goal
+		}
+		if !ev.Resumed {
+			s.Messages = append(s.Messages, model.Message{Role: model.RoleUser, Text: ev.Input})
+		}
+		b.atRest = false
+	case runtime.TurnStarted:
+		b.last = ev.At.Time
+	case runtime.ReplyReceived:
+		msg := model.Message{Role: model.RoleAssistant, Text: ev.Text}
+		for _, c := range ev.Calls {
+			args := string(c.Args)
+			if c.Raw != "" {
+				args = c.Raw
+			}
+			msg.Calls = append(msg.Calls, tool.Call{ID: c.ID, Name: c.Name, Arguments: args})
+		}
+		if ev.Cut != nil {
+			msg.Cut = &tool.Call{ID: ev.Cut.ID, Name: ev.Cut.Name, Arguments: ev.Cut.Raw}
+		}
+		s.Messages = append(s.Messages, msg)
+		b.pending = &msg
+		b.pendingTurn = ev.Turn
+		b.calls = make([]runtime.InterruptedCall, len(msg.Calls))
+	case runtime.InvalidReply:
+		if b.pending == nil {
+			return
+		}
+		var results []tool.Result
+		all := append([]tool.Call{}, b.pending.Calls...)
+		if b.pending.Cut != nil {
+			all = append(all, *b.pending.Cut)
+		}
+		for i, text := range ev.Results {
+			r := tool.Result{Content: text, IsError: true}
+			if i < len(all) {
+				r.CallID, r.Name = all[i].ID, all[i].Name
+			}
+			results = append(results, r)
+		}
+		s.Messages = append(s.Messages, model.Message{Role: model.RoleTool, Results: results})
+		b.pending = nil
+	case runtime.CallStarted:
+		b.last = ev.At.Time
+		if b.pending != nil && ev.Index < len(b.calls) {
+			b.calls[ev.Index].Started = true
+		}
+	case runtime.CallFinished:
+		b.last = ev.At.Time
+		if b.pending == nil || ev.Index >= len(b.calls) {
+			return
+		}
+		c := b.pending.Calls[ev.Index]
+		b.calls[ev.Index].Finished = &runtime.FinishedCall{Outcome: ev.Full, Result: tool.Result{
+			CallID: c.ID, Name: c.Name, Content: ev.Result, IsError: ev.Outcome != "success"}}
+		if ev.Started {
+			b.calls[ev.Index].Started = true
+		}
+		if c.Name == runtime.Remember && ev.Outcome == "success" {
+			s.ReplayRemember(json.RawMessage(c.Arguments))
+		}
+	case runtime.TurnEnded:
+		if b.pending == nil || ev.Turn != b.pendingTurn {
+			return
+		}
+		if len(b.calls) > 0 {
+			results := make([]tool.Result, len(b.calls))
+			for i, c := range b.calls {
+				if c.Finished == nil {
+					// A turn cannot end with a call unsettled; if the journal
+					// says otherwise, keep the reply open and resume it.
+					return
+				}
+				results[i] = c.Finished.Result
+			}
+			s.Messages = append(s.Messages, model.Message{Role: model.RoleTool, Results: results})
+		}
+		b.pending = nil
+	case runtime.UsageReported:
+		s.Usage = ev.Total
+	case runtime.RunFinished:
+		o := ev.Outcome
+		b.outcome = &o
+		b.atRest = true
+	}
+}
+
+func (b *builder) finish(rp *Replay) {
+	rp.Session = b.session
+	if rp.Session.ID == "" {
+		rp.Session.ID = rp.Header.Session
+	}
+	if rp.Session.Goal == "" {
+		rp.Session.Goal = rp.Header.Goal
+	}
+	rp.LastOutcome = b.outcome
+	rp.AtRest = b.atRest
+	rp.LastActivity = b.last
+	if rp.LastActivity.IsZero() {
+		rp.LastActivity = rp.Header.Started
+	}
+	if b.pending != nil && !b.atRest {
+		rp.Interrupted = &runtime.Interrupted{Turn: b.pendingTurn, Calls: b.calls}
+	}
+}
+
+// Summary describes a session for "agenttui sessions".
+type Summary struct {
+	ID           string
+	Started      time.Time
+	Goal         string
+	Outcome      string // succeeded, failed, refused, or "interrupted"
+	LastActivity time.Time
+}
+
+// Describe summarises a loaded session.
+func (rp *Replay) Describe() Summary {
+	s := Summary{ID: rp.Header.Session, Started: rp.Header.Started, Goal: rp.Header.Goal, LastActivity: rp.LastActivity,
+		Outcome: "interrupted"}
+	if rp.AtRest && rp.LastOutcome != nil {
+		s.Outcome = string(rp.LastOutcome.Status)
+	}
+	return s
+}
+
+// FirstLine returns the first line of text, for one-line listings.
+func FirstLine(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	return line
+}

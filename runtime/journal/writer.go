@@ -1,0 +1,194 @@
+// Package journal keeps every session durable: one append-only JSON-lines
+// file per session, from which a crashed, killed or closed session is
+// resumed without performing any completed effect twice and without telling
+// the model anything false about a call.
+//
+// The first line is a header; every other line is one runtime event in its
+// public JSON form (reply text deltas excepted: a reply carries its whole
+// text). The intent of each effect — turn_started for a model request,
+// call_started for a tool call — is written and synced before the effect is
+// performed, and its result (reply, call_finished) is written and synced
+// after. Secrets are redacted from every line before it is written.
+package journal
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/agenttui/agenttui/internal/redact"
+	"github.com/agenttui/agenttui/runtime"
+)
+
+// Version is the journal format this build writes and reads.
+const Version = 1
+
+// Header is the first line of a journal.
+type Header struct {
+	Type      string    `json:"type"` // always "header"
+	Version   int       `json:"version"`
+	Session   string    `json:"session"`
+	Goal      string    `json:"goal"`
+	Model     string    `json:"model"`
+	Mode      string    `json:"mode"`
+	Workspace string    `json:"workspace"`
+	Catalog   string    `json:"catalog_digest"`
+	Started   time.Time `json:"started"`
+}
+
+// Dir returns the folder sessions are kept in: $XDG_STATE_HOME/agenttui/sessions,
+// or ~/.local/state/agenttui/sessions when XDG_STATE_HOME is not set.
+func Dir() (string, error) {
+	base := os.Getenv("XDG_STATE_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cannot find a folder for session journals: set XDG_STATE_HOME (%v)", err)
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(base, "agenttui", "sessions"), nil
+}
+
+// Path returns the journal file of session id in dir.
+func Path(dir, id string) string { return filepath.Join(dir, id+".jsonl") }
+
+// Writer appends a session's events to its journal. Its Event method is a
+// runtime.Sink; the runtime calls it synchronously, so an intent is on disk
+// before the effect it announces is performed.
+type Writer struct {
+	mu     sync.Mutex // guards everything below
+	f      *os.File
+	buf    *bufio.Writer
+	redact *redact.Redactor
+	err    error
+	syncs  int
+}
+
+// Create starts the journal of a new session in dir with header h.
+func Create(dir string, h Header, r *redact.Redactor) (*Writer, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating the session folder %s: %w", dir, err)
+	}
+	f, err := os.OpenFile(Path(dir, h.Session), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("creating the session journal: %w", err)
+	}
+	w := &Writer{f: f, buf: bufio.NewWriterSize(f, 64<<10), redact: r}
+	h.Type, h.Version = "header", Version
+	line, err := json.Marshal(h)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	w.writeLine(line, true)
+	if w.err != nil {
+		f.Close()
+		return nil, w.err
+	}
+	return w, nil
+}
+
+// Reopen opens the journal of a loaded session for appending. When its last
+// line was torn it is cut off first, so new lines follow whole ones.
+func Reopen(rp *Replay, r *redact.Redactor) (*Writer, error) {
+	f, err := os.OpenFile(rp.Path, os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening the session journal: %w", err)
+	}
+	if err := f.Truncate(rp.validBytes); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("repairing the session journal: %w", err)
+	}
+	if _, err := f.Seek(rp.validBytes, 0); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &Writer{f: f, buf: bufio.NewWriterSize(f, 64<<10), redact: r}, nil
+}
+
+// Event writes one event; it is the journal's runtime.Sink. Text deltas are
+// not kept. Intents and results are synced before Event returns.
+func (w *Writer) Event(e runtime.Event) {
+	var sync bool
+	switch e.(type) {
+	case runtime.TextDelta:
+		return
+	case runtime.TurnStarted, runtime.CallStarted, runtime.ReplyReceived, runtime.InvalidReply,
+		runtime.CallFinished, runtime.RunFinished, runtime.TurnEnded:
+		sync = true
+	}
+	line, err := runtime.EncodeEvent(e)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err != nil {
+		w.fail(err)
+		return
+	}
+	w.writeLine(line, sync)
+}
+
+// writeLine redacts and writes one line; w.mu is held or w is not shared.
+func (w *Writer) writeLine(line []byte, sync bool) {
+	if w.err != nil {
+		return
+	}
+	line = w.redact.Bytes(line)
+	if _, err := w.buf.Write(append(line, '\n')); err != nil {
+		w.fail(err)
+		return
+	}
+	if !sync {
+		return
+	}
+	if err := w.buf.Flush(); err != nil {
+		w.fail(err)
+		return
+	}
+	if err := w.f.Sync(); err != nil {
+		w.fail(err)
+		return
+	}
+	w.syncs++
+}
+
+func (w *Writer) fail(err error) {
+	if w.err == nil {
+		w.err = fmt.Errorf("writing the session journal: %w", err)
+	}
+}
+
+// Err returns the first error writing the journal met, after which nothing
+// more was written.
+func (w *Writer) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// Syncs returns how many times the journal was synced to disk.
+func (w *Writer) Syncs() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.syncs
+}
+
+// Close flushes and closes the journal.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f == nil {
+		return w.err
+	}
+	err := errors.Join(w.buf.Flush(), w.f.Sync(), w.f.Close())
+	w.f = nil
+	if w.err != nil {
+		return w.err
+	}
+	return err
+}
