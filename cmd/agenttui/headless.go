@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/internal/sanitize"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/journal"
 	"github.com/agenttui/agenttui/runtime/model"
 )
 
@@ -29,6 +31,12 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	o, err := parseOptions("agenttui run", args, true, stdout)
 	if err != nil {
 		return 2, err
+	}
+	var rp *journal.Replay
+	if o.resume != "" || o.cont {
+		if rp, err = loadSession(o); err != nil {
+			return 2, err
+		}
 	}
 	m, demo, err := chooseModel(o)
 	if err != nil {
@@ -48,17 +56,46 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
-	var sink runtime.Sink
+	var show runtime.Sink
 	if o.jsonOut {
-		sink = jsonSink(out)
+		show = jsonSink(out)
 	} else {
-		sink = (&progress{w: stderr, workspace: o.workspace}).event
+		show = (&progress{w: stderr, workspace: o.workspace}).event
 	}
 	policy := approval.NewPolicy(o.mode, nil)
-	agent, err := newAgent(o, m, policy, sink, nil)
+	agent, err := newAgent(o, m, policy, nil, nil)
 	if err != nil {
 		return 2, err
 	}
+
+	var session *runtime.Session
+	var jw *journal.Writer
+	if rp != nil {
+		session = rp.Session
+		if jw, err = journal.Reopen(rp, redact.FromEnv()); err != nil {
+			return 1, err
+		}
+	} else {
+		session = runtime.NewSession(newSessionID(time.Now()))
+		if jw, err = startJournal(o, session.ID, o.goal, agent, policy, demo); err != nil {
+			return 1, err
+		}
+	}
+	// The journal comes first: an intent is on disk before anything else
+	// hears of it, and before the effect is performed.
+	agent.Sink = func(e runtime.Event) {
+		if jw != nil {
+			jw.Event(e)
+		}
+		show(e)
+	}
+	defer func() {
+		if jw != nil {
+			if err := jw.Close(); err != nil {
+				fmt.Fprintf(stderr, "agenttui: %v\n", err)
+			}
+		}
+	}()
 
 	// The first interrupt stops the run the way Esc does in the console:
 	// running calls are cancelled and every call gets an honest result. A
@@ -74,8 +111,36 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		}
 	}()
 
-	session := runtime.NewSession(newSessionID(time.Now()))
-	outcome := agent.Run(ctx, session, o.goal)
+	var outcome runtime.GoalOutcome
+	switch {
+	case rp == nil:
+		outcome = agent.Run(ctx, session, o.goal)
+	case len(session.Messages) == 0:
+		// The session stopped before its first run began.
+		outcome = agent.Run(ctx, session, rp.Header.Goal)
+	case !rp.AtRest:
+		for _, n := range resumeNotices(rp, agent) {
+			agent.Sink(n)
+		}
+		outcome = agent.Resume(ctx, session, rp.Interrupted)
+	case o.goal != "":
+		outcome = agent.Run(ctx, session, o.goal)
+	default:
+		// The session ended; without new input there is nothing to do but
+		// say how it ended.
+		outcome = *rp.LastOutcome
+		if outcome.Status == runtime.StatusRefused && len(o.answers) == 0 {
+			break
+		}
+		if outcome.Status != runtime.StatusRefused {
+			if o.jsonOut {
+				show(runtime.RunFinished{Outcome: outcome})
+			} else {
+				writeOutcome(out, outcome)
+			}
+			return outcome.ExitCode(), nil
+		}
+	}
 	answers := &answerSource{given: o.answers, stdin: stdin, prompt: stderr}
 	for outcome.Status == runtime.StatusRefused && ctx.Err() == nil {
 		answer, ok := answers.next(outcome.Summary)

@@ -19,9 +19,12 @@ func main() {
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var err error
 	code := 0
-	if len(args) > 0 && args[0] == "run" {
+	switch {
+	case len(args) > 0 && args[0] == "run":
 		code, err = runHeadless(args[1:], stdin, stdout, stderr)
-	} else {
+	case len(args) > 0 && args[0] == "sessions":
+		code, err = runSessions(args[1:], stdout)
+	default:
 		code, err = runConsole(args, stdin, stdout, stderr)
 	}
 	var usage usageError

@@ -32,6 +32,8 @@ type options struct {
 	configPath string
 	allow      []string
 	deny       []string
+	resume     string
+	cont       bool
 
 	// Headless only.
 	jsonOut bool
@@ -67,6 +69,8 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	fs.StringVar(&o.configPath, "config", "", "read the configuration from FILE (default: agenttui.json in the workspace, else $XDG_CONFIG_HOME/agenttui/config.json)")
 	fs.Var((*stringList)(&o.allow), "allow", "allow calls matching RULE without asking, e.g. 'write_file(path=docs/**)' (repeatable)")
 	fs.Var((*stringList)(&o.deny), "deny", "skip calls matching RULE, e.g. 'run_shell(command=rm *)' (repeatable)")
+	fs.StringVar(&o.resume, "resume", "", "resume the session ID (see agenttui sessions)")
+	fs.BoolVar(&o.cont, "continue", false, "resume the most recent session of this workspace")
 	if headless {
 		fs.BoolVar(&o.jsonOut, "json", false, "stream one JSON event per line on stdout")
 		fs.Var((*stringList)(&o.answers), "answer", "answer to the agent's next clarification question (repeatable, used in order)")
@@ -108,7 +112,10 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	if len(positional) == 1 {
 		o.goal = strings.TrimSpace(positional[0])
 	}
-	if headless && o.goal == "" {
+	if o.resume != "" && o.cont {
+		return nil, usagef("--resume and --continue cannot be used together")
+	}
+	if headless && o.goal == "" && o.resume == "" && !o.cont {
 		return nil, usagef(`%s needs a goal, for example: %s "fix the failing test"`, command, command)
 	}
 	if o.scenario != "" && o.model != "" && o.model != "demo" {

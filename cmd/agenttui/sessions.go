@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/redact"
+	"github.com/agenttui/agenttui/internal/sanitize"
+	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/journal"
+)
+
+// startJournal creates the journal of a new session. The demo is not
+// journaled: its workspace is a temporary copy removed on exit, so there
+// would be nothing to resume it in.
+func startJournal(o *options, id, goal string, agent *runtime.Agent, policy *approval.Policy, demo bool) (*journal.Writer, error) {
+	if demo {
+		return nil, nil
+	}
+	dir, err := journal.Dir()
+	if err != nil {
+		return nil, err
+	}
+	return journal.Create(dir, journal.Header{
+		Session: id, Goal: goal, Model: agent.Model.Name(), Mode: string(policy.Mode()),
+		Workspace: o.workspace, Catalog: agent.Catalog.Digest(), Started: time.Now().UTC(),
+	}, redact.FromEnv())
+}
+
+// loadSession finds and loads the session --resume or --continue names, and
+// checks that it belongs to this workspace.
+func loadSession(o *options) (*journal.Replay, error) {
+	dir, err := journal.Dir()
+	if err != nil {
+		return nil, err
+	}
+	var rp *journal.Replay
+	if o.cont {
+		rp, err = journal.Latest(dir, o.workspace)
+	} else {
+		var path string
+		if path, err = journal.Find(dir, o.resume); err == nil {
+			rp, err = journal.Load(path)
+		}
+	}
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	if rp.Header.Workspace != o.workspace {
+		return nil, usagef("session %s belongs to the workspace %s, not %s: resume it there, or pass --workspace %s",
+			rp.Header.Session, rp.Header.Workspace, o.workspace, rp.Header.Workspace)
+	}
+	if !o.set["model"] && o.scenario == "" {
+		if strings.HasPrefix(rp.Header.Model, "scenario:") {
+			return nil, usagef("session %s was played from a scenario file: pass --scenario FILE again to resume it", rp.Header.Session)
+		}
+		o.model = rp.Header.Model
+	}
+	return rp, nil
+}
+
+// resumeNotices returns what a person should know about a loaded session:
+// tolerated damage, and tools that changed since it was recorded.
+func resumeNotices(rp *journal.Replay, agent *runtime.Agent) []runtime.Notice {
+	var out []runtime.Notice
+	for _, w := range rp.Warnings {
+		out = append(out, runtime.Notice{Level: "warning", Text: "journal: " + w})
+	}
+	if rp.Header.Catalog != "" && rp.Header.Catalog != agent.Catalog.Digest() {
+		out = append(out, runtime.Notice{Level: "warning", Text: "the tools changed since this session was recorded; " +
+			"calls to tools that are gone will be refused"})
+	}
+	return out
+}
+
+// runSessions prints the sessions of the workspace: "agenttui sessions".
+func runSessions(args []string, stdout io.Writer) (int, error) {
+	o, err := parseOptions("agenttui sessions", args, false, stdout)
+	if err != nil {
+		return 2, err
+	}
+	if o.goal != "" {
+		return 2, usagef("agenttui sessions takes no goal")
+	}
+	dir, err := journal.Dir()
+	if err != nil {
+		return 1, err
+	}
+	all, notes := journal.List(dir, o.workspace)
+	if len(all) == 0 {
+		fmt.Fprintf(stdout, "No sessions for %s yet.\n", sanitize.Line(o.workspace))
+	} else {
+		tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tSTARTED\tLAST ACTIVITY\tOUTCOME\tGOAL")
+		for _, rp := range all {
+			s := rp.Describe()
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.Started.Local().Format("2006-01-02 15:04"),
+				s.LastActivity.Local().Format("2006-01-02 15:04"), s.Outcome, short(sanitize.Line(journal.FirstLine(s.Goal)), 60))
+		}
+		tw.Flush()
+		fmt.Fprintln(stdout, "\nResume one with: agenttui --resume ID   (or agenttui run --resume ID)")
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(stdout, "(%d journal(s) in %s could not be read)\n", len(notes), dir)
+	}
+	return 0, nil
+}
