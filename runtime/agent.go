@@ -312,33 +312,10 @@ func (r *run) handleReply(ctx context.Context, turn int, reply model.Reply) (out
 	a, s := r.agent, r.session
 	s.Messages = append(s.Messages, model.Message{Role: model.RoleAssistant, Text: reply.Text, Calls: reply.Calls, Cut: reply.Cut})
 
-	prepared := make([]*Prepared, len(reply.Calls))
-	refusals := make([]string, len(reply.Calls))
-	anyRefused := false
-	for i, c := range reply.Calls {
-		p, err := r.cat.Prepare(c)
-		var refused *RefusedError
-		switch {
-		case errors.As(err, &refused):
-			refusals[i] = refused.Feedback
-			anyRefused = true
-		case err != nil:
-			refusals[i] = err.Error()
-			anyRefused = true
-		default:
-			prepared[i] = p
-		}
-	}
-
+	prepared, refusals, anyRefused := r.prepareAll(reply.Calls)
 	if anyRefused || reply.Cut != nil {
-		results := r.invalidResults(reply, refusals)
 		a.emit(plannedReply(turn, reply, nil, replyPlan{}))
-		texts := make([]string, len(results))
-		for i, res := range results {
-			texts[i] = res.Content
-		}
-		a.emit(InvalidReply{Turn: turn, Results: texts})
-		s.Messages = append(s.Messages, model.Message{Role: model.RoleTool, Results: results})
+		r.answerInvalid(turn, reply, refusals)
 		return GoalOutcome{}, true, false
 	}
 
@@ -369,6 +346,38 @@ func (r *run) handleReply(ctx context.Context, turn int, reply model.Reply) (out
 		return out, false, true
 	}
 	return GoalOutcome{}, false, false
+}
+
+// prepareAll checks every call of a reply against the turn's catalogue. For a
+// call that cannot run, refusals holds what the model reads.
+func (r *run) prepareAll(calls []tool.Call) (prepared []*Prepared, refusals []string, anyRefused bool) {
+	prepared = make([]*Prepared, len(calls))
+	refusals = make([]string, len(calls))
+	for i, c := range calls {
+		p, err := r.cat.Prepare(c)
+		var refused *RefusedError
+		switch {
+		case errors.As(err, &refused):
+			refusals[i], anyRefused = refused.Feedback, true
+		case err != nil:
+			refusals[i], anyRefused = err.Error(), true
+		default:
+			prepared[i] = p
+		}
+	}
+	return prepared, refusals, anyRefused
+}
+
+// answerInvalid gives the model the results of a reply that cannot run and
+// publishes them.
+func (r *run) answerInvalid(turn int, reply model.Reply, refusals []string) {
+	results := r.invalidResults(reply, refusals)
+	texts := make([]string, len(results))
+	for i, res := range results {
+		texts[i] = res.Content
+	}
+	r.agent.emit(InvalidReply{Turn: turn, Results: texts})
+	r.session.Messages = append(r.session.Messages, model.Message{Role: model.RoleTool, Results: results})
 }
 
 // invalidResults answers a reply that cannot run: each refused call gets its

@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/agenttui/agenttui/runtime/model"
@@ -86,29 +85,9 @@ func (r *run) resume(ctx context.Context, intr *Interrupted) (GoalOutcome, bool)
 			[]string{fmt.Sprintf("the journal holds %d calls for a reply of %d", len(intr.Calls), len(reply.Calls))}), true
 	}
 
-	prepared := make([]*Prepared, len(reply.Calls))
-	refusals := make([]string, len(reply.Calls))
-	invalid := reply.Cut != nil
-	for i, c := range reply.Calls {
-		p, err := r.cat.Prepare(c)
-		var refused *RefusedError
-		switch {
-		case errors.As(err, &refused):
-			refusals[i], invalid = refused.Feedback, true
-		case err != nil:
-			refusals[i], invalid = err.Error(), true
-		default:
-			prepared[i] = p
-		}
-	}
-	if invalid {
-		results := r.invalidResults(reply, refusals)
-		texts := make([]string, len(results))
-		for i, res := range results {
-			texts[i] = res.Content
-		}
-		r.agent.emit(InvalidReply{Turn: intr.Turn, Results: texts})
-		s.Messages = append(s.Messages, model.Message{Role: model.RoleTool, Results: results})
+	prepared, refusals, anyRefused := r.prepareAll(reply.Calls)
+	if anyRefused || reply.Cut != nil {
+		r.answerInvalid(intr.Turn, reply, refusals)
 		r.agent.emit(TurnEnded{Turn: intr.Turn})
 		return GoalOutcome{}, false
 	}
