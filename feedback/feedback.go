@@ -144,3 +144,9 @@ func OutputText(output any) string {
 	}
 	return string(b)
 }
+
+// TextCut is what the model reads when its reply, with no calls, was cut off
+// by the output limit: the reply did not end the run, and a shorter one is
+// needed.
+const TextCut = "Your last reply was cut off by the output limit before it was complete, so it did not end the run. " +
+	"Reply again more briefly; when the goal is reached, call finish with a short summary."

@@ -319,6 +319,15 @@ func (r *run) handleReply(ctx context.Context, turn int, reply model.Reply) (out
 		return GoalOutcome{}, true, false
 	}
 
+	if len(reply.Calls) == 0 && reply.Stop == model.StopOutputLimit {
+		// Text cut off by the output limit is not a summary to end on: the
+		// model is told, and tries again within the invalid-reply budget.
+		a.emit(plannedReply(turn, reply, nil, replyPlan{}))
+		r.note("the reply was cut off by the output limit")
+		a.emit(InvalidReply{Turn: turn, Results: []string{feedback.TextCut}})
+		s.Messages = append(s.Messages, model.Message{Role: model.RoleUser, Text: feedback.TextCut})
+		return GoalOutcome{}, true, false
+	}
 	if len(reply.Calls) == 0 {
 		a.emit(plannedReply(turn, reply, nil, replyPlan{}))
 		return Succeeded(textSummary(reply.Text), mergeData(s.Memory.Snapshot(), nil)), false, true

@@ -322,3 +322,25 @@ func TestDecodeEventRoundTrip(t *testing.T) {
 		t.Error("an unknown event type was accepted")
 	}
 }
+
+// cutText is a model whose first reply is text cut by the output limit.
+type cutText struct{ model.Model }
+
+func (c cutText) Reply(ctx context.Context, req model.Request, d func(string)) (model.Reply, error) {
+	r, err := c.Model.Reply(ctx, req, d)
+	if len(req.Messages) == 1 {
+		r.Stop = model.StopOutputLimit
+	}
+	return r, err
+}
+
+func TestTextCutByOutputLimitDoesNotEndTheRun(t *testing.T) {
+	m := cutText{script(t, model.Step{Text: "The answer is that the first"},
+		model.Step{Expect: []string{"cut off by the output limit"}, Text: "Short answer."})}
+	a := newAgent(t, m, nil)
+	s := NewSession("s")
+	out := a.Run(context.Background(), s, "go")
+	if out.Status != StatusSucceeded || out.Summary != "Short answer." {
+		t.Errorf("outcome %+v", out)
+	}
+}

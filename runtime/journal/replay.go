@@ -168,6 +168,13 @@ func (b *builder) apply(e runtime.Event) {
 		if b.pending == nil {
 			return
 		}
+		if len(b.pending.Calls) == 0 && b.pending.Cut == nil && len(ev.Results) == 1 {
+			// Text cut by the output limit: the runtime told the model so
+			// in a message of its own.
+			s.Messages = append(s.Messages, model.Message{Role: model.RoleUser, Text: ev.Results[0]})
+			b.pending = nil
+			return
+		}
 		var results []tool.Result
 		all := append([]tool.Call{}, b.pending.Calls...)
 		if b.pending.Cut != nil {
