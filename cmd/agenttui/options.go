@@ -30,6 +30,7 @@ type options struct {
 	maxParallel int
 
 	configPath string
+	mcpConfig  string
 	allow      []string
 	deny       []string
 	resume     string
@@ -61,7 +62,7 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	fs.SetOutput(io.Discard)
 	o := &options{}
 	mode := "reads"
-	fs.StringVar(&o.model, "model", "", "the model: demo, openai:NAME or anthropic:NAME (default: the configured model, else the demo)")
+	fs.StringVar(&o.model, "model", "", "the model: openai:NAME, anthropic:NAME or demo (default: the configured model, else the demo)")
 	fs.StringVar(&o.workspace, "workspace", "", "the folder the agent works in (default: the current folder)")
 	fs.StringVar(&mode, "mode", mode, "approval mode: ask, reads, auto or plan")
 	fs.StringVar(&o.scenario, "scenario", "", "play the scenario FILE as a scripted model")
@@ -69,6 +70,7 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	fs.StringVar(&o.configPath, "config", "", "read the configuration from FILE (default: agenttui.json in the workspace, else $XDG_CONFIG_HOME/agenttui/config.json)")
 	fs.Var((*stringList)(&o.allow), "allow", "allow calls matching RULE without asking, e.g. 'write_file(path=docs/**)' (repeatable)")
 	fs.Var((*stringList)(&o.deny), "deny", "skip calls matching RULE, e.g. 'run_shell(command=rm *)' (repeatable)")
+	fs.StringVar(&o.mcpConfig, "mcp-config", "", "read MCP servers from FILE (default: .mcp.json in the workspace)")
 	fs.StringVar(&o.resume, "resume", "", "resume the session ID (see agenttui sessions)")
 	fs.BoolVar(&o.cont, "continue", false, "resume the most recent session of this workspace")
 	if headless {

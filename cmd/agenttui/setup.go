@@ -43,8 +43,11 @@ func chooseModel(o *options) (m model.Model, demo bool, err error) {
 			return nil, false, err
 		}
 		return model.NewScripted("demo", sc), true, nil
+	case isProviderSpec(o.model):
+		m, err := providerModel(o.model)
+		return m, false, err
 	default:
-		return nil, false, usagef("unknown model %q: use --model demo, or --scenario FILE for a scripted model", o.model)
+		return nil, false, usagef("unknown model %q: use openai:NAME, anthropic:NAME, demo, or --scenario FILE", o.model)
 	}
 }
 
@@ -52,14 +55,9 @@ func chooseModel(o *options) (m model.Model, demo bool, err error) {
 // as its hook. wrap, when not nil, wraps each workspace tool (the console's
 // demo uses it to pace the tools).
 func newAgent(o *options, m model.Model, policy *approval.Policy, sink runtime.Sink, wrap func(tool.Tool) tool.Tool) (*runtime.Agent, error) {
-	tools, err := workspace.Tools(o.workspace)
+	tools, err := workspaceTools(o, wrap)
 	if err != nil {
-		return nil, usagef("--workspace %s: %v", o.workspace, err)
-	}
-	if wrap != nil {
-		for i, t := range tools {
-			tools[i] = wrap(t)
-		}
+		return nil, err
 	}
 	cat, err := runtime.NewCatalog(tools...)
 	if err != nil {
@@ -86,4 +84,19 @@ func newAgent(o *options, m model.Model, policy *approval.Policy, sink runtime.S
 		a.MaxOutputTokens = o.config.maxOutputTokens
 	}
 	return a, nil
+}
+
+// workspaceTools returns the built-in tools over the workspace, each wrapped
+// by wrap when it is not nil.
+func workspaceTools(o *options, wrap func(tool.Tool) tool.Tool) ([]tool.Tool, error) {
+	tools, err := workspace.Tools(o.workspace)
+	if err != nil {
+		return nil, usagef("--workspace %s: %v", o.workspace, err)
+	}
+	if wrap != nil {
+		for i, t := range tools {
+			tools[i] = wrap(t)
+		}
+	}
+	return tools, nil
 }

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/model/anthropic"
+	"github.com/agenttui/agenttui/runtime/model/openai"
+)
+
+// isProviderSpec reports whether spec names a real provider's model, such
+// as "openai:gpt-4o" or "anthropic:claude-sonnet-4-5".
+func isProviderSpec(spec string) bool {
+	return strings.HasPrefix(spec, "openai:") || strings.HasPrefix(spec, "anthropic:")
+}
+
+// providerModel returns the model spec names, "openai:<name>" or
+// "anthropic:<name>", configured from the environment (OPENAI_API_KEY and
+// OPENAI_BASE_URL, or ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL). A
+// configuration problem is a usage error: one line, exit 2, nothing started.
+// No request is made, so a key the server rejects is found at the first
+// turn.
+func providerModel(spec string) (model.Model, error) {
+	provider, name, _ := strings.Cut(spec, ":")
+	name = strings.TrimSpace(name)
+	var (
+		m   model.Model
+		err error
+	)
+	switch provider {
+	case "openai":
+		if name == "" {
+			return nil, usagef("--model openai: needs a model name, for example --model openai:gpt-4o")
+		}
+		m, err = openai.New(name)
+		if errors.Is(err, openai.ErrMissingAPIKey) {
+			return nil, usagef("%s is not set: export it, or set %s for a compatible server such as Ollama, or use --model demo",
+				openai.EnvAPIKey, openai.EnvBaseURL)
+		}
+	case "anthropic":
+		if name == "" {
+			return nil, usagef("--model anthropic: needs a model name, for example --model anthropic:claude-sonnet-4-5")
+		}
+		m, err = anthropic.New(name)
+		if errors.Is(err, anthropic.ErrMissingAPIKey) {
+			return nil, usagef("%s is not set: export it, or use --model demo", anthropic.EnvAPIKey)
+		}
+	default:
+		return nil, usagef("unknown model provider %q in --model %s: use openai:<name>, anthropic:<name> or demo", provider, spec)
+	}
+	if err != nil {
+		return nil, usagef("--model %s: %v", spec, err)
+	}
+	return m, nil
+}

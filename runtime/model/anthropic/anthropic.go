@@ -1,0 +1,373 @@
+// Package anthropic is a model.Model over the Anthropic Messages API, and
+// over gateways and proxies that speak it, reached through a base URL.
+//
+// Replies are streamed. Text goes to the caller as it arrives; each tool_use
+// block is assembled from its input_json_delta pieces, and its input is
+// returned exactly as the model sent it, so that the runtime can tell the
+// model precisely what was wrong with it. A reply stopped by max_tokens in
+// the middle of a tool_use block returns that call as model.Reply.Cut.
+//
+// How the conversation is sent:
+//   - The system prompt is the system parameter. User messages are user
+//     messages; consecutive user content (the results of a reply and the
+//     person's answer to a clarification after them) is merged into one
+//     user message, results first, as the API requires.
+//   - An assistant reply is one assistant message with a text block and a
+//     tool_use block for every call, the cut call last. A tool_use input
+//     must be an object: a call whose arguments are not a JSON object
+//     (invalid or cut arguments) is sent with the input {}, and the result
+//     of such a call already quotes what the model sent.
+//   - The results of a reply are tool_result blocks in one user message, in
+//     call order, with is_error set on error results (a failure, a skip, a
+//     denial, feedback on an invalid call). A call left without a result
+//     gets one saying no result was recorded, because the API rejects a
+//     conversation in which a tool_use is unanswered.
+//   - Call ids are sent with any character the API does not accept in an id
+//     replaced by "_", the same way in the call and its result.
+//   - max_tokens is required by the API: Request.MaxOutputTokens, or
+//     DefaultMaxTokens when it is zero.
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+
+	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/tool"
+)
+
+// The environment variables New reads.
+const (
+	// EnvAPIKey holds the API key.
+	EnvAPIKey = "ANTHROPIC_API_KEY"
+	// EnvBaseURL holds the base URL of a gateway or proxy, without /v1.
+	EnvBaseURL = "ANTHROPIC_BASE_URL"
+)
+
+// DefaultBaseURL is where the Anthropic API itself is.
+const DefaultBaseURL = "https://api.anthropic.com"
+
+// DefaultMaxTokens is the output limit of a request that sets none; the API
+// requires one.
+const DefaultMaxTokens = 8192
+
+// DefaultMaxRetries is how many times a request that failed with a rate
+// limit, an overload, a server error or a connection error is repeated
+// before the failure is reported.
+const DefaultMaxRetries = 3
+
+// DefaultStallTimeout is how long a request may go without receiving
+// anything from the server before it is abandoned. The API sends pings while
+// a reply is slow, so only a dead connection stays quiet this long.
+const DefaultStallTimeout = 3 * time.Minute
+
+// maxRetryWait bounds how long a retry may be waited for; a server that
+// asks for a longer wait gets its error reported instead, so that a run does
+// not sit silently for minutes.
+const maxRetryWait = time.Minute
+
+// ErrMissingAPIKey is returned by New when no API key is given and no base
+// URL of a gateway is set either.
+var ErrMissingAPIKey = errors.New(EnvAPIKey + " is not set")
+
+// Option configures a Model.
+type Option func(*settings)
+
+type settings struct {
+	apiKey, baseURL *string
+	maxRetries      int
+	maxTokens       int
+	stall           time.Duration
+	httpClient      *http.Client
+	requestOptions  []option.RequestOption
+}
+
+// WithAPIKey sets the API key instead of ANTHROPIC_API_KEY.
+func WithAPIKey(key string) Option { return func(s *settings) { s.apiKey = &key } }
+
+// WithBaseURL sets the base URL instead of ANTHROPIC_BASE_URL. An empty url
+// means Anthropic.
+func WithBaseURL(url string) Option { return func(s *settings) { s.baseURL = &url } }
+
+// WithMaxRetries sets how many times a failed request is repeated; see
+// DefaultMaxRetries. Negative values count as zero.
+func WithMaxRetries(n int) Option { return func(s *settings) { s.maxRetries = max(n, 0) } }
+
+// WithDefaultMaxTokens sets the output limit of requests that set none; see
+// DefaultMaxTokens.
+func WithDefaultMaxTokens(n int) Option { return func(s *settings) { s.maxTokens = n } }
+
+// WithStallTimeout sets how long a request may go without receiving anything
+// before it is abandoned; see DefaultStallTimeout.
+func WithStallTimeout(d time.Duration) Option { return func(s *settings) { s.stall = d } }
+
+// WithHTTPClient sets the HTTP client requests are made with.
+func WithHTTPClient(c *http.Client) Option { return func(s *settings) { s.httpClient = c } }
+
+// WithRequestOptions adds options of the anthropic-sdk-go SDK, applied after
+// all others, such as option.WithHeader.
+func WithRequestOptions(opts ...option.RequestOption) Option {
+	return func(s *settings) { s.requestOptions = append(s.requestOptions, opts...) }
+}
+
+// Model is a model served over the Messages API. It is safe for concurrent
+// use.
+type Model struct {
+	name   string
+	client sdk.Client
+	// who names the server in error messages: "Anthropic", or the base URL
+	// of a gateway.
+	who string
+	// endpoint is the URL requests go to, for messages about a wrong base
+	// URL.
+	endpoint string
+	// secret is the API key, which is scrubbed from every message.
+	secret    string
+	stall     time.Duration
+	maxTokens int
+}
+
+// New returns the model called name (such as "claude-sonnet-4-5"). The API
+// key and base URL come from the options, else from ANTHROPIC_API_KEY and
+// ANTHROPIC_BASE_URL. A key is required for Anthropic itself; a gateway
+// reached through a base URL may authenticate otherwise, so its key may be
+// left unset. No other credential source (profiles, federation) is read.
+// New makes no request.
+func New(name string, opts ...Option) (*Model, error) {
+	s := settings{maxRetries: DefaultMaxRetries, maxTokens: DefaultMaxTokens, stall: DefaultStallTimeout}
+	for _, o := range opts {
+		o(&s)
+	}
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil, errors.New("the model name is empty")
+	}
+	key := lookup(s.apiKey, EnvAPIKey)
+	base := strings.TrimSpace(lookup(s.baseURL, EnvBaseURL))
+	custom := base != ""
+	if !custom {
+		base = DefaultBaseURL
+		if key == "" {
+			return nil, ErrMissingAPIKey
+		}
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%s %q is not an http or https URL", EnvBaseURL, redactURL(base))
+	}
+	if s.stall <= 0 {
+		s.stall = DefaultStallTimeout
+	}
+	if s.maxTokens <= 0 {
+		s.maxTokens = DefaultMaxTokens
+	}
+	m := &Model{name: name, who: "Anthropic", secret: key, stall: s.stall, maxTokens: s.maxTokens}
+	if custom {
+		m.who = "the server at " + u.Redacted()
+	}
+	m.endpoint = strings.TrimSuffix(u.Redacted(), "/") + "/v1/messages"
+	// The SDK's own search for credentials (environment, profiles, files)
+	// is turned off: the key comes from one documented place only.
+	ro := []option.RequestOption{
+		option.WithoutEnvironmentDefaults(),
+		option.WithBaseURL(base),
+		option.WithMaxRetries(s.maxRetries),
+	}
+	if key != "" {
+		ro = append(ro, option.WithAPIKey(key))
+	}
+	if s.httpClient == nil {
+		s.httpClient = defaultHTTPClient()
+	}
+	ro = append(ro, option.WithHTTPClient(s.httpClient))
+	ro = append(ro, s.requestOptions...)
+	m.client = sdk.NewClient(ro...)
+	return m, nil
+}
+
+// defaultHTTPClient gives up on a connection after 10 seconds rather than
+// Go's default 30, so that an unreachable server is reported within a minute
+// even after the retries. How long the reply itself may take is bounded by
+// the stall timeout instead.
+func defaultHTTPClient() *http.Client {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return &http.Client{}
+	}
+	t = t.Clone()
+	t.DialContext = (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	return &http.Client{Transport: t}
+}
+
+// lookup returns the option's value when it was given, else the variable's.
+func lookup(given *string, env string) string {
+	if given != nil {
+		return *given
+	}
+	return os.Getenv(env)
+}
+
+// redactURL hides any user and password in a URL that is about to be shown.
+func redactURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Redacted()
+	}
+	return raw
+}
+
+// Name returns "anthropic:" and the model name.
+func (m *Model) Name() string { return "anthropic:" + m.name }
+
+// Reply streams the model's answer to req. Text is passed to onDelta as it
+// arrives. Errors are one line each and say what to do about them; none
+// holds the API key.
+func (m *Model) Reply(ctx context.Context, req model.Request, onDelta func(string)) (model.Reply, error) {
+	params := m.params(req)
+	w := newWatch(ctx, m.stall)
+	defer w.stop()
+	stream := m.client.Messages.NewStreaming(w.ctx, params, option.WithMiddleware(w.middleware))
+	defer stream.Close()
+
+	var acc accumulator
+	for stream.Next() {
+		w.alive()
+		acc.add(stream.Current(), onDelta)
+	}
+	if err := stream.Err(); err != nil {
+		if ctx.Err() != nil {
+			return model.Reply{}, ctx.Err()
+		}
+		return model.Reply{}, m.explain(err, w)
+	}
+	if ctx.Err() != nil {
+		return model.Reply{}, ctx.Err()
+	}
+	return acc.reply(m)
+}
+
+// accumulator assembles a streamed reply.
+type accumulator struct {
+	text   strings.Builder
+	blocks map[int64]*block
+	calls  []*block // tool_use blocks in the order they started
+	stop   string
+	usage  model.Usage
+}
+
+// block is a tool_use block whose input is still arriving.
+type block struct {
+	id, name string
+	input    strings.Builder
+	done     bool // its content_block_stop arrived
+}
+
+func (a *accumulator) add(ev sdk.MessageStreamEventUnion, onDelta func(string)) {
+	switch ev.Type {
+	case "message_start":
+		u := ev.Message.Usage
+		// Cached input is input too; counting it keeps the totals honest
+		// when prompt caching is on.
+		a.usage.InputTokens = int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens)
+		a.usage.OutputTokens = int(u.OutputTokens)
+	case "content_block_start":
+		cb := ev.ContentBlock
+		switch cb.Type {
+		case "tool_use":
+			b := &block{id: cb.ID, name: cb.Name}
+			if a.blocks == nil {
+				a.blocks = map[int64]*block{}
+			}
+			a.blocks[ev.Index] = b
+			a.calls = append(a.calls, b)
+		case "text":
+			a.addText(cb.Text, onDelta)
+		}
+	case "content_block_delta":
+		switch ev.Delta.Type {
+		case "text_delta":
+			a.addText(ev.Delta.Text, onDelta)
+		case "input_json_delta":
+			if b := a.blocks[ev.Index]; b != nil {
+				b.input.WriteString(ev.Delta.PartialJSON)
+			}
+		}
+	case "content_block_stop":
+		if b := a.blocks[ev.Index]; b != nil {
+			b.done = true
+		}
+	case "message_delta":
+		if ev.Delta.StopReason != "" {
+			a.stop = string(ev.Delta.StopReason)
+		}
+		// The counts of message_delta are cumulative.
+		if ev.Usage.OutputTokens > 0 {
+			a.usage.OutputTokens = int(ev.Usage.OutputTokens)
+		}
+		if in := ev.Usage.InputTokens + ev.Usage.CacheCreationInputTokens + ev.Usage.CacheReadInputTokens; in > 0 {
+			a.usage.InputTokens = int(in)
+		}
+	}
+}
+
+func (a *accumulator) addText(s string, onDelta func(string)) {
+	if s == "" {
+		return
+	}
+	a.text.WriteString(s)
+	if onDelta != nil {
+		onDelta(s)
+	}
+}
+
+// reply returns the assembled reply, or an error for a stream that ended
+// without saying why or was refused.
+func (a *accumulator) reply(m *Model) (model.Reply, error) {
+	r := model.Reply{Text: a.text.String(), Usage: a.usage}
+	for _, b := range a.calls {
+		args := b.input.String()
+		if args == "" && b.done {
+			// A tool_use without input deltas has the input {}.
+			args = "{}"
+		}
+		r.Calls = append(r.Calls, tool.Call{ID: b.id, Name: b.name, Arguments: args})
+	}
+	switch a.stop {
+	case "":
+		return model.Reply{}, m.fail(nil, "the reply from %s ended before it was complete (no stop reason): the connection may have dropped; try again", m.who)
+	case "refusal":
+		return model.Reply{}, m.fail(nil, "%s stopped the reply (stop reason refusal): the model declined to go on", m.who)
+	case "max_tokens", "model_context_window_exceeded":
+		r.Stop = model.StopOutputLimit
+		// Only the block being written when the limit struck can be cut: it
+		// is the last one, and either never stopped or its input is not
+		// whole JSON.
+		if n := len(r.Calls); n > 0 {
+			last := a.calls[n-1]
+			if !last.done || !json.Valid([]byte(r.Calls[n-1].Arguments)) {
+				cut := r.Calls[n-1]
+				r.Cut = &cut
+				r.Calls = r.Calls[:n-1]
+			}
+		}
+	default:
+		r.Stop = model.StopEnd
+		if len(r.Calls) > 0 {
+			r.Stop = model.StopToolCalls
+		}
+	}
+	if len(r.Calls) == 0 {
+		r.Calls = nil
+	}
+	return r, nil
+}

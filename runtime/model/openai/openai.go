@@ -1,0 +1,363 @@
+// Package openai is a model.Model over the OpenAI Chat Completions API, and
+// over the servers that speak it: Ollama, vLLM, LM Studio, OpenRouter and
+// others reached through a base URL.
+//
+// Replies are streamed. Text goes to the caller as it arrives; tool calls are
+// assembled from their pieces per call index, and their arguments are
+// returned exactly as the model sent them, so that the runtime can tell the
+// model precisely what was wrong with them. A reply stopped by the output
+// limit in the middle of a call's arguments returns that call as
+// model.Reply.Cut.
+//
+// How the conversation is sent:
+//   - The system prompt is a system message; user messages are user
+//     messages.
+//   - An assistant reply is one assistant message with its text and a
+//     tool_calls entry for every call, the cut call last. A call's arguments
+//     are sent as the model wrote them when they are a JSON object, and as
+//     {} otherwise (invalid or cut arguments): compatible servers such as
+//     Ollama parse the arguments of earlier calls and reject the whole
+//     request when they cannot, and the result of such a call already quotes
+//     what the model sent.
+//   - Each result is its own tool message, in call order. The API has no
+//     error flag, so the content of an error result (a failure, a skip, a
+//     denial, feedback on an invalid call) is prefixed with "Error: " unless
+//     it already begins with the word "error". A call left without a result
+//     gets one saying no result was recorded, because the API rejects a
+//     conversation in which a tool call is unanswered.
+//   - Request.MaxOutputTokens is sent as max_completion_tokens to OpenAI
+//     itself, and as max_tokens to any other base URL, which is the field
+//     compatible servers implement; zero sends neither.
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/tool"
+)
+
+// The environment variables New reads.
+const (
+	// EnvAPIKey holds the API key.
+	EnvAPIKey = "OPENAI_API_KEY"
+	// EnvBaseURL holds the base URL of a compatible server, such as
+	// http://localhost:11434/v1 for Ollama.
+	EnvBaseURL = "OPENAI_BASE_URL"
+)
+
+// DefaultBaseURL is where the OpenAI API itself is.
+const DefaultBaseURL = "https://api.openai.com/v1/"
+
+// DefaultMaxRetries is how many times a request that failed with a rate
+// limit, a server error or a connection error is repeated before the failure
+// is reported.
+const DefaultMaxRetries = 3
+
+// DefaultStallTimeout is how long a request may go without receiving
+// anything from the server before it is abandoned. It is generous because a
+// local server may be loading the model, and a reasoning model may think
+// for a while before its first token.
+const DefaultStallTimeout = 3 * time.Minute
+
+// maxRetryWait bounds how long the SDK waits before a retry; a server that
+// asks for a longer wait gets its error reported instead, so that a run does
+// not sit silently for minutes.
+const maxRetryWait = time.Minute
+
+// ErrMissingAPIKey is returned by New when no API key is given and no base
+// URL of a compatible server is set either.
+var ErrMissingAPIKey = errors.New(EnvAPIKey + " is not set")
+
+// Option configures a Model.
+type Option func(*settings)
+
+type settings struct {
+	apiKey, baseURL       *string
+	maxRetries            int
+	stall                 time.Duration
+	httpClient            *http.Client
+	requestOptions        []option.RequestOption
+	maxCompletionTokensOK *bool
+}
+
+// WithAPIKey sets the API key instead of OPENAI_API_KEY.
+func WithAPIKey(key string) Option { return func(s *settings) { s.apiKey = &key } }
+
+// WithBaseURL sets the base URL of the server instead of OPENAI_BASE_URL,
+// such as http://localhost:11434/v1 for Ollama. An empty url means OpenAI.
+func WithBaseURL(url string) Option { return func(s *settings) { s.baseURL = &url } }
+
+// WithMaxRetries sets how many times a failed request is repeated; see
+// DefaultMaxRetries. Negative values count as zero.
+func WithMaxRetries(n int) Option { return func(s *settings) { s.maxRetries = max(n, 0) } }
+
+// WithStallTimeout sets how long a request may go without receiving anything
+// before it is abandoned; see DefaultStallTimeout.
+func WithStallTimeout(d time.Duration) Option { return func(s *settings) { s.stall = d } }
+
+// WithHTTPClient sets the HTTP client requests are made with.
+func WithHTTPClient(c *http.Client) Option { return func(s *settings) { s.httpClient = c } }
+
+// WithMaxTokensField chooses how Request.MaxOutputTokens is sent: true for
+// max_completion_tokens, false for the older max_tokens. By default OpenAI
+// gets max_completion_tokens and any other base URL max_tokens.
+func WithMaxTokensField(maxCompletionTokens bool) Option {
+	return func(s *settings) { s.maxCompletionTokensOK = &maxCompletionTokens }
+}
+
+// WithRequestOptions adds options of the openai-go SDK, applied after all
+// others, such as option.WithMaxRetryDelay or option.WithHeader.
+func WithRequestOptions(opts ...option.RequestOption) Option {
+	return func(s *settings) { s.requestOptions = append(s.requestOptions, opts...) }
+}
+
+// Model is a model served over the Chat Completions API. It is safe for
+// concurrent use.
+type Model struct {
+	name   string // the model name the server knows
+	client sdk.Client
+	// who names the server in error messages: "OpenAI", or the base URL of
+	// a compatible server.
+	who string
+	// endpoint is the URL requests go to, for messages about a wrong base
+	// URL.
+	endpoint string
+	// secret is the API key, which is scrubbed from every message.
+	secret              string
+	stall               time.Duration
+	maxCompletionTokens bool
+}
+
+// New returns the model called name (such as "gpt-4o", or "llama3.2" on
+// Ollama). The API key and base URL come from the options, else from
+// OPENAI_API_KEY and OPENAI_BASE_URL. A key is required for OpenAI itself; a
+// compatible server reached through a base URL may not need one (a local
+// Ollama, vLLM or LM Studio), so its key may be left unset. New makes no
+// request.
+func New(name string, opts ...Option) (*Model, error) {
+	s := settings{maxRetries: DefaultMaxRetries, stall: DefaultStallTimeout}
+	for _, o := range opts {
+		o(&s)
+	}
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil, errors.New("the model name is empty")
+	}
+	key := lookup(s.apiKey, EnvAPIKey)
+	base := strings.TrimSpace(lookup(s.baseURL, EnvBaseURL))
+	custom := base != ""
+	if !custom {
+		base = DefaultBaseURL
+		if key == "" {
+			return nil, ErrMissingAPIKey
+		}
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%s %q is not an http or https URL", EnvBaseURL, redactURL(base))
+	}
+	if s.stall <= 0 {
+		s.stall = DefaultStallTimeout
+	}
+	m := &Model{name: name, who: "OpenAI", secret: key, stall: s.stall, maxCompletionTokens: !custom}
+	if custom {
+		m.who = "the server at " + u.Redacted()
+	}
+	m.endpoint = strings.TrimSuffix(u.Redacted(), "/") + "/chat/completions"
+	if s.maxCompletionTokensOK != nil {
+		m.maxCompletionTokens = *s.maxCompletionTokensOK
+	}
+	ro := []option.RequestOption{
+		option.WithBaseURL(base),
+		option.WithMaxRetries(s.maxRetries),
+		option.WithMaxRetryDelay(maxRetryWait),
+	}
+	// The key is always set explicitly, even when empty, so that a key in
+	// the environment never reaches a server the caller did not mean it for.
+	ro = append(ro, option.WithAPIKey(key))
+	if s.httpClient == nil {
+		s.httpClient = defaultHTTPClient()
+	}
+	ro = append(ro, option.WithHTTPClient(s.httpClient))
+	ro = append(ro, s.requestOptions...)
+	m.client = sdk.NewClient(ro...)
+	return m, nil
+}
+
+// defaultHTTPClient gives up on a connection after 10 seconds rather than
+// Go's default 30, so that an unreachable server is reported within a minute
+// even after the retries. How long the reply itself may take is bounded by
+// the stall timeout instead.
+func defaultHTTPClient() *http.Client {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return &http.Client{}
+	}
+	t = t.Clone()
+	t.DialContext = (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	return &http.Client{Transport: t}
+}
+
+// lookup returns the option's value when it was given, else the variable's.
+func lookup(given *string, env string) string {
+	if given != nil {
+		return *given
+	}
+	return os.Getenv(env)
+}
+
+// redactURL hides any user and password in a URL that is about to be shown.
+func redactURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Redacted()
+	}
+	return raw
+}
+
+// Name returns "openai:" and the model name.
+func (m *Model) Name() string { return "openai:" + m.name }
+
+// Reply streams the model's answer to req. Text is passed to onDelta as it
+// arrives. Errors are one line each and say what to do about them; none
+// holds the API key.
+func (m *Model) Reply(ctx context.Context, req model.Request, onDelta func(string)) (model.Reply, error) {
+	params := m.params(req)
+	w := newWatch(ctx, m.stall)
+	defer w.stop()
+	stream := m.client.Chat.Completions.NewStreaming(w.ctx, params, option.WithMiddleware(w.middleware))
+	defer stream.Close()
+
+	var acc accumulator
+	for stream.Next() {
+		w.alive()
+		acc.add(stream.Current(), onDelta)
+	}
+	if err := stream.Err(); err != nil {
+		if ctx.Err() != nil {
+			return model.Reply{}, ctx.Err()
+		}
+		return model.Reply{}, m.explain(err, w)
+	}
+	if ctx.Err() != nil {
+		return model.Reply{}, ctx.Err()
+	}
+	return acc.reply(m)
+}
+
+// accumulator assembles a streamed reply.
+type accumulator struct {
+	text   strings.Builder
+	calls  []*partialCall
+	byIdx  map[int64]*partialCall
+	finish string
+	usage  model.Usage
+}
+
+// partialCall is a call whose pieces are still arriving.
+type partialCall struct {
+	id, name string
+	args     strings.Builder
+}
+
+func (a *accumulator) add(chunk sdk.ChatCompletionChunk, onDelta func(string)) {
+	if chunk.JSON.Usage.Valid() {
+		a.usage = model.Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
+	}
+	for _, choice := range chunk.Choices {
+		// Only one choice is asked for; a server that sends more gets the
+		// first one heard.
+		if choice.Index != 0 {
+			continue
+		}
+		for _, piece := range []string{choice.Delta.Content, choice.Delta.Refusal} {
+			if piece == "" {
+				continue
+			}
+			a.text.WriteString(piece)
+			if onDelta != nil {
+				onDelta(piece)
+			}
+		}
+		for _, tc := range choice.Delta.ToolCalls {
+			a.addCall(tc)
+		}
+		if choice.FinishReason != "" {
+			a.finish = choice.FinishReason
+		}
+	}
+}
+
+// addCall adds a piece of a call. The id and name come in the first piece of
+// each index and the arguments in pieces after it. Some compatible servers
+// send every call whole under the same index; a new id at a known index is
+// taken as a new call so that such calls are not run together.
+func (a *accumulator) addCall(tc sdk.ChatCompletionChunkChoiceDeltaToolCall) {
+	if a.byIdx == nil {
+		a.byIdx = map[int64]*partialCall{}
+	}
+	c, ok := a.byIdx[tc.Index]
+	if !ok || (tc.ID != "" && c.id != "" && tc.ID != c.id) {
+		c = &partialCall{}
+		a.byIdx[tc.Index] = c
+		a.calls = append(a.calls, c)
+	}
+	if c.id == "" {
+		c.id = tc.ID
+	}
+	if c.name == "" {
+		c.name = tc.Function.Name
+	}
+	c.args.WriteString(tc.Function.Arguments)
+}
+
+// reply returns the assembled reply, or an error for a stream that ended
+// without saying why.
+func (a *accumulator) reply(m *Model) (model.Reply, error) {
+	r := model.Reply{Text: a.text.String(), Usage: a.usage}
+	for i, c := range a.calls {
+		id := c.id
+		if id == "" {
+			// The runtime and the next request need an id to match the
+			// result to the call; a server that sends none gets one made up.
+			id = fmt.Sprintf("call_%d_%d", time.Now().UnixNano(), i)
+		}
+		r.Calls = append(r.Calls, tool.Call{ID: id, Name: c.name, Arguments: c.args.String()})
+	}
+	switch a.finish {
+	case "":
+		return model.Reply{}, m.fail(nil, "the reply from %s ended before it was complete (no finish reason): the connection may have dropped; try again", m.who)
+	case "content_filter":
+		return model.Reply{}, m.fail(nil, "%s stopped the reply with its content filter", m.who)
+	case "length":
+		r.Stop = model.StopOutputLimit
+		// Only the call being written when the limit struck can be cut: it
+		// is the last one, and its arguments are not yet whole JSON.
+		if n := len(r.Calls); n > 0 && !json.Valid([]byte(r.Calls[n-1].Arguments)) {
+			cut := r.Calls[n-1]
+			r.Cut = &cut
+			r.Calls = r.Calls[:n-1]
+		}
+	default:
+		r.Stop = model.StopEnd
+		if len(r.Calls) > 0 {
+			r.Stop = model.StopToolCalls
+		}
+	}
+	if len(r.Calls) == 0 {
+		r.Calls = nil
+	}
+	return r, nil
+}
