@@ -62,6 +62,17 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	} else {
 		show = (&progress{w: stderr, workspace: o.workspace}).event
 	}
+	// MCP servers start first, so a bad configuration stops the command
+	// before anything else happens; they come up while the rest is built.
+	base, err := workspaceTools(o, nil)
+	if err != nil {
+		return 2, err
+	}
+	servers := newMCPCatalog(base)
+	if err := servers.start(context.Background(), o.workspace, o.mcpConfig); err != nil {
+		return 2, err
+	}
+	defer servers.close()
 	policy := approval.NewPolicy(o.mode, nil)
 	agent, err := newAgent(o, m, policy, nil, nil)
 	if err != nil {
@@ -110,6 +121,10 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 			cancel(runtime.Stop("the run was interrupted"))
 		}
 	}()
+	// A headless run waits for the servers, so its first reply can use
+	// every tool.
+	servers.waitReady(ctx)
+	servers.attach(agent)
 
 	var outcome runtime.GoalOutcome
 	switch {

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+var (
+	mcpServerOnce sync.Once
+	mcpServerBin  string
+	mcpServerErr  error
+)
+
+// mcpTestServer builds runtime/mcp's test server once and returns its path.
+func mcpTestServer(t *testing.T) string {
+	t.Helper()
+	mcpServerOnce.Do(func() {
+		mcpServerBin = filepath.Join(filepath.Dir(binary), "mcp-testserver")
+		build := exec.Command("go", "build", "-o", mcpServerBin, "../../runtime/mcp/testdata/testserver")
+		out, err := build.CombinedOutput()
+		if err != nil {
+			mcpServerErr = errors.New(err.Error() + ": " + string(out))
+		}
+	})
+	if mcpServerErr != nil {
+		t.Fatalf("building the MCP test server: %v", mcpServerErr)
+	}
+	return mcpServerBin
+}
+
+// needsMCPWiring skips the test while the binary has no --mcp-config flag,
+// which comes with wiring startMCP into the command (see mcp.go).
+func needsMCPWiring(t *testing.T) {
+	t.Helper()
+	r := runBinary(t, t.TempDir(), "", "run", "--help")
+	if !strings.Contains(r.stdout+r.stderr, "mcp-config") {
+		t.Skip("agenttui run has no --mcp-config flag yet: startMCP (cmd/agenttui/mcp.go) is not wired into setup")
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHeadlessWithMCPServers(t *testing.T) {
+	needsMCPWiring(t)
+	server := mcpTestServer(t)
+	ws := workspaceWithNotes(t)
+	writeFile(t, filepath.Join(ws, ".mcp.json"), `{"mcpServers": {
+		"good": {"command": `+strconv.Quote(server)+`},
+		"broken": {"command": "/nonexistent/agenttui-no-such-mcp-server", "args": ["--serve"]}
+	}}`)
+	sc := filepath.Join(t.TempDir(), "mcp.json")
+	writeFile(t, sc, `{"name": "mcp", "steps": [
+		{"calls": [{"name": "good__echo", "args": {"text": "hello from mcp"}}, {"name": "good__pid"}]},
+		{"expect": ["hello from mcp"], "calls": [{"name": "finish", "args": {"summary": "used the MCP tool"}}]}
+	]}`)
+
+	r := runBinary(t, ws, "", "run", "--scenario", sc, "--json", "--mode", "auto", "use the MCP tool")
+	if r.code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s\nstdout:\n%s", r.code, r.stderr, r.stdout)
+	}
+	evs := events(t, r.stdout)
+	if o := lastOutcome(t, evs); o["status"] != "succeeded" || o["summary"] != "used the MCP tool" {
+		t.Fatalf("outcome %v", o)
+	}
+	var brokenNotice bool
+	results := map[float64]map[string]any{}
+	for _, ev := range evs {
+		switch ev["type"] {
+		case "notice":
+			text, _ := ev["text"].(string)
+			if strings.Contains(text, `"broken"`) && strings.Contains(text, "did not start") {
+				brokenNotice = true
+			}
+			if strings.Contains(text, `"good"`) {
+				t.Errorf("a notice about the working server: %v", ev)
+			}
+		case "call_finished":
+			if ev["turn"] == float64(1) {
+				results[ev["index"].(float64)] = ev
+			}
+		}
+	}
+	if !brokenNotice {
+		t.Errorf("no notice reports the broken server; stream:\n%s", r.stdout)
+	}
+	if echo := results[0]; echo["name"] != "good__echo" || echo["outcome"] != "success" || echo["result"] != "hello from mcp" {
+		t.Errorf("the MCP call: %v", echo)
+	}
+	pid, err := strconv.Atoi(results[1]["result"].(string))
+	if err != nil {
+		t.Fatalf("good__pid answered %v", results[1])
+	}
+	// The binary has exited; its server must have gone with it.
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("the MCP server (pid %d) outlived agenttui: %v", pid, err)
+	}
+}
+
+func TestHeadlessBadMCPConfig(t *testing.T) {
+	needsMCPWiring(t)
+	ws := workspaceWithNotes(t)
+	writeFile(t, filepath.Join(ws, ".mcp.json"), `{"mcpServers": {"fs": {"command": "x", "cwd": "/tmp"}}}`)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"workspace config", []string{"run", "--scenario", scenario(t, "succeeds.json"), "goal"},
+			`.mcp.json: server "fs": unknown key "cwd" for a stdio server`},
+		{"missing --mcp-config", []string{"run", "--scenario", scenario(t, "succeeds.json"), "--mcp-config", "nope.json", "goal"},
+			"nope.json: the MCP configuration file does not exist"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := runBinary(t, ws, "", c.args...)
+			lines := strings.Split(strings.TrimRight(r.stderr, "\n"), "\n")
+			if r.code != 2 || len(lines) != 1 || !strings.Contains(lines[0], c.want) {
+				t.Errorf("exit %d, stderr %q; want exit 2 and one line containing %q", r.code, r.stderr, c.want)
+			}
+			if r.stdout != "" {
+				t.Errorf("something started: %q", r.stdout)
+			}
+		})
+	}
+}
