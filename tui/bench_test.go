@@ -1,0 +1,96 @@
+package tui
+
+import (
+	"fmt"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/agenttui/agenttui/runtime"
+)
+
+// sessionWith returns a console at 120×40 whose session holds n finished
+// calls (ten per reply), with a live reply on the board.
+func sessionWith(tb testing.TB, n int) Model {
+	clock := &fakeClock{t: t0}
+	m := New(Options{Bridge: NewBridge(clock.now), Now: clock.now, Workspace: ws, Model: "demo", Demo: true})
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.start("goal")
+	for turn := 1; turn <= n/10+1; turn++ {
+		calls := make([]runtime.PlannedCall, 10)
+		for i := range calls {
+			calls[i] = pc(i, "read_file", fmt.Sprintf(`{"path":"src/file%d.go"}`, i), reads(fmt.Sprintf("src/file%d.go", i)), 1)
+		}
+		items := []any{runtime.ReplyReceived{Turn: turn, Text: fmt.Sprintf("Reply %d: reading ten files side by side.", turn), Calls: calls}}
+		for i := range calls {
+			items = append(items, decide(turn, i, "run", "mode:reads", "reads mode runs calls that only read"), started(turn, i, "read_file", t0))
+		}
+		if turn <= n/10 {
+			for i := range calls {
+				items = append(items, finished(turn, i, "read_file", "success", "", fmt.Sprintf("     1\tpackage src\n     2\t// file %d\n", i), 12))
+			}
+			items = append(items, runtime.TurnEnded{Turn: turn})
+		}
+		m, _ = updateModel(m, eventsMsg(items))
+	}
+	return m
+}
+
+func updateModel(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	nm, cmd := m.Update(msg)
+	return nm.(Model), cmd
+}
+
+// BenchmarkView measures drawing the whole screen at 120×40 against the
+// number of finished calls in the session; it should not grow.
+func BenchmarkView(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		b.Run(fmt.Sprintf("calls=%d", n), func(b *testing.B) {
+			m := sessionWith(b, n)
+			if got := m.View(); len(got) == 0 {
+				b.Fatal("empty view")
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkViewScrolled measures drawing with the transcript scrolled to
+// the middle of the session.
+func BenchmarkViewScrolled(b *testing.B) {
+	for _, n := range []int{100, 10000} {
+		b.Run(fmt.Sprintf("calls=%d", n), func(b *testing.B) {
+			m := sessionWith(b, n)
+			m.transcript.scroll(-(n / 2))
+			_ = m.View()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// TestViewDoesNotGrowWithSession checks the transcript draws only what is in
+// view: after the first frame, a frame looks at the same number of items
+// whether the session has a hundred calls or ten thousand.
+func TestViewDoesNotGrowWithSession(t *testing.T) {
+	for _, n := range []int{100, 10000} {
+		m := sessionWith(t, n)
+		_ = m.View()
+		drawn := 0
+		for _, e := range m.transcript.items {
+			if e.width >= 0 {
+				drawn++
+			}
+		}
+		if drawn > 40 {
+			t.Fatalf("with %d calls, %d transcript items were drawn for one 40-line screen", n, drawn)
+		}
+	}
+}

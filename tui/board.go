@@ -1,0 +1,444 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agenttui/agenttui/approval"
+)
+
+// DefaultGrace is how long y, n, a and A are ignored after the approval
+// under focus changes, so that a key pressed for something else cannot
+// approve a call that has just appeared.
+const DefaultGrace = 500 * time.Millisecond
+
+// boardModel is the call board: the calls of the active reply, grouped into the
+// batches that run together, with the focused call marked. It owns the
+// approval keys and the grace period that guards them.
+type boardModel struct {
+	// Keys are the board's keys.
+	Keys BoardKeys
+
+	reply     *reply
+	focus     int // index of the focused call in reply.calls
+	workspace string
+
+	now        func() time.Time
+	grace      time.Duration
+	graceUntil time.Time
+	graceSeq   int
+	last       approvalSig
+}
+
+// approvalSig is what the approval keys would act on: the focused call, its
+// open request, and every open request.
+type approvalSig struct {
+	turn, focus int
+	focusedReq  uint64
+	pending     []uint64
+}
+
+// boardAction is what a key on the board asks of the rest of the console.
+type boardAction struct {
+	note          string
+	skip          *call
+	toggleDetails bool
+}
+
+// graceEndMsg redraws the board when the grace period it armed has passed,
+// so the hints show that the approval keys work again. It is a single timer,
+// not a tick: nothing repeats while the console is idle.
+type graceEndMsg struct{ seq int }
+
+func newBoard(workspace string, now func() time.Time, grace time.Duration) boardModel {
+	return boardModel{Keys: DefaultBoardKeys(), workspace: workspace, now: now, grace: grace}
+}
+
+// focused returns the focused call, or nil.
+func (b *boardModel) focused() *call { return b.reply.get(b.focus) }
+
+// setReply shows a new reply; focus goes to its first call.
+func (b *boardModel) setReply(r *reply) {
+	b.reply = r
+	b.focus = 0
+	if len(r.order) > 0 {
+		b.focus = r.order[0]
+	}
+}
+
+// sig returns the current approval signature.
+func (b *boardModel) sig() approvalSig {
+	s := approvalSig{focus: b.focus}
+	if b.reply == nil {
+		return s
+	}
+	s.turn = b.reply.turn
+	if c := b.focused(); c != nil && c.req != nil {
+		s.focusedReq = c.req.id
+	}
+	for _, c := range b.reply.pending(0) {
+		s.pending = append(s.pending, c.req.id)
+	}
+	return s
+}
+
+// externalChange is called after the runtime changed the board. When what
+// the approval keys act on has changed in a way the person did not cause (a
+// new request, a new reply under focus), it arms the grace period and
+// returns the command that ends it.
+func (b *boardModel) externalChange() tea.Cmd {
+	n := b.sig()
+	o := b.last
+	b.last = n
+	gained := false
+	for _, id := range n.pending {
+		if !slices.Contains(o.pending, id) {
+			gained = true
+			break
+		}
+	}
+	changed := gained || n.turn != o.turn || n.focus != o.focus || (n.focusedReq != 0 && n.focusedReq != o.focusedReq)
+	if !changed || len(n.pending) == 0 || b.grace <= 0 {
+		return nil
+	}
+	b.graceUntil = b.now().Add(b.grace)
+	b.graceSeq++
+	seq := b.graceSeq
+	return tea.Tick(b.grace, func(time.Time) tea.Msg { return graceEndMsg{seq: seq} })
+}
+
+// personChange records a change the person made (moving focus, answering),
+// which never arms the grace period.
+func (b *boardModel) personChange() { b.last = b.sig() }
+
+// armed reports whether the approval keys work now.
+func (b *boardModel) armed() bool { return !b.now().Before(b.graceUntil) }
+
+// Update handles a key while the board has focus.
+func (b *boardModel) Update(msg tea.KeyMsg) boardAction {
+	if msg.Paste || (msg.Type == tea.KeyRunes && len(msg.Runes) > 1) {
+		// Several runes in one message are typing (or a paste), never a
+		// series of approvals.
+		return boardAction{note: "typed text is ignored on the board: press tab to reach the input"}
+	}
+	if b.reply == nil {
+		return boardAction{}
+	}
+	switch {
+	case key.Matches(msg, b.Keys.Up):
+		b.move(-1)
+	case key.Matches(msg, b.Keys.Down):
+		b.move(1)
+	case key.Matches(msg, b.Keys.Details):
+		return boardAction{toggleDetails: true}
+	case key.Matches(msg, b.Keys.Approve, b.Keys.Skip, b.Keys.ApproveBatch, b.Keys.ApproveAll):
+		return b.approval(msg)
+	}
+	return boardAction{}
+}
+
+// approval handles y, n, a and A.
+func (b *boardModel) approval(msg tea.KeyMsg) boardAction {
+	k := msg.String()
+	if !b.armed() {
+		return boardAction{note: fmt.Sprintf("%s ignored: the approvals under focus just changed; look, then press it again", k)}
+	}
+	c := b.focused()
+	defer b.personChange()
+	switch {
+	case key.Matches(msg, b.Keys.Approve):
+		if c == nil || c.req == nil {
+			return boardAction{note: "the focused call is not waiting for approval"}
+		}
+		c.answer(approval.Approve())
+		return boardAction{note: fmt.Sprintf("approved #%d %s", c.index+1, c.name)}
+	case key.Matches(msg, b.Keys.Skip):
+		if c == nil || c.req == nil {
+			return boardAction{note: "the focused call is not waiting for approval"}
+		}
+		return boardAction{skip: c}
+	case key.Matches(msg, b.Keys.ApproveBatch):
+		if c == nil {
+			return boardAction{}
+		}
+		n := b.approveAll(b.reply.pending(c.batch))
+		return boardAction{note: fmt.Sprintf("approved %d pending call(s) of batch %d", n, c.batch)}
+	default:
+		n := b.approveAll(b.reply.pending(0))
+		return boardAction{note: fmt.Sprintf("approved %d pending call(s)", n)}
+	}
+}
+
+func (b *boardModel) approveAll(calls []*call) int {
+	n := 0
+	for _, c := range calls {
+		if c.answer(approval.Approve()) {
+			n++
+		}
+	}
+	return n
+}
+
+// move shifts focus by d calls in display order.
+func (b *boardModel) move(d int) {
+	r := b.reply
+	if r == nil || len(r.order) == 0 {
+		return
+	}
+	pos := slices.Index(r.order, b.focus)
+	pos = min(max(pos+d, 0), len(r.order)-1)
+	b.focus = r.order[pos]
+	b.personChange()
+}
+
+// columns are the widths of a board row's parts.
+type columns struct {
+	num, name, args, badge, elapsed, state int
+}
+
+func (b *boardModel) columns(width int) columns {
+	r := b.reply
+	c := columns{num: len(fmt.Sprintf("#%d", len(r.calls))) + 1}
+	args := 0
+	for _, x := range r.calls {
+		c.name = max(c.name, ansi.StringWidth(x.name))
+		c.badge = max(c.badge, ansi.StringWidth(badge(x.touches, b.workspace)))
+		args = max(args, ansi.StringWidth(x.short))
+	}
+	c.name = min(c.name, 16, max(9, width/7)) + 1
+	c.badge = min(c.badge, max(6, width/6)) + 1
+	if width >= 80 {
+		c.elapsed = 7
+	}
+	rest := width - 2 - c.num - c.name - c.badge - c.elapsed
+	// Arguments get up to two fifths of what is left, less when they are
+	// short, so the state and outcome have room.
+	c.args = min(args+1, max(4, rest*2/5))
+	c.state = rest - c.args
+	return c
+}
+
+// View draws the board in exactly height lines of at most width columns.
+// frame is the spinner's current frame.
+func (b *boardModel) View(width, height int, frame string, hasFocus bool) string {
+	if height <= 0 {
+		return ""
+	}
+	lines := make([]string, 0, height)
+	lines = append(lines, b.title(width, hasFocus))
+	if b.reply == nil {
+		lines = append(lines, stDim.Render(cut("  No calls yet: the model's next reply shows its calls here.", width)))
+		return joinLines(lines, height)
+	}
+	rows := b.rows(width, frame)
+	avail := height - 1
+	start := 0
+	if len(rows) > avail {
+		// Keep the focused call in view, with its batch header when
+		// there is room.
+		focusRow := 0
+		for i, r := range rows {
+			if r.call == b.focus && r.isCall {
+				focusRow = i
+			}
+		}
+		start = min(max(0, focusRow-avail/2), len(rows)-avail)
+	}
+	for i := start; i < len(rows) && len(lines) < height; i++ {
+		lines = append(lines, rows[i].text)
+	}
+	return joinLines(lines, height)
+}
+
+// boardRow is one drawn line of the board: a batch header or a call.
+type boardRow struct {
+	text   string
+	isCall bool
+	call   int
+}
+
+func (b *boardModel) title(width int, hasFocus bool) string {
+	mark := "  "
+	if hasFocus {
+		mark = symFocus + " "
+	}
+	if b.reply == nil {
+		return cut(mark+stTitle.Render("Calls"), width)
+	}
+	r := b.reply
+	batches := 0
+	for _, c := range r.calls {
+		batches = max(batches, c.batch)
+	}
+	t := fmt.Sprintf("Calls · turn %d · %d call(s)", r.turn, len(r.calls))
+	if batches > 1 {
+		t += fmt.Sprintf(" in %d batches", batches)
+	}
+	extra := ""
+	switch {
+	case r.invalid && r.cut != "":
+		extra = stErr.Render(fmt.Sprintf(" · reply cut off inside a call to %s: nothing ran", r.cut))
+	case r.invalid:
+		extra = stErr.Render(" · invalid reply: nothing ran")
+	}
+	if _, _, asking := r.counts(); asking > 0 {
+		extra += stWarn.Render(fmt.Sprintf(" · %d need(s) approval", asking))
+	}
+	return cut(mark+stTitle.Render(t)+extra, width)
+}
+
+func (b *boardModel) rows(width int, frame string) []boardRow {
+	r := b.reply
+	cols := b.columns(width)
+	var rows []boardRow
+	batch := -1
+	for _, i := range r.order {
+		c := r.calls[i]
+		if c.batch != batch && !r.invalid {
+			batch = c.batch
+			n := 0
+			for _, x := range r.calls {
+				if x.batch == batch {
+					n++
+				}
+			}
+			h := fmt.Sprintf("  batch %d", batch)
+			if batch > 1 {
+				h += " · after what it waits for"
+			}
+			if n > 1 {
+				h += fmt.Sprintf(" · %d calls run together", n)
+			}
+			rows = append(rows, boardRow{text: stDim.Render(cut(h, width))})
+		}
+		rows = append(rows, boardRow{text: b.row(c, cols, width, frame), isCall: true, call: c.index})
+	}
+	if r.invalid && r.cut != "" {
+		rows = append(rows, boardRow{text: stErr.Render(cut(fmt.Sprintf("  ✂ %s: cut off by the output limit; the tool never ran", r.cut), width))})
+	}
+	return rows
+}
+
+// row draws one call.
+func (b *boardModel) row(c *call, cols columns, width int, frame string) string {
+	focused := c.index == b.focus
+	mark := "  "
+	if focused {
+		mark = symFocus + " "
+	}
+	var sb strings.Builder
+	sb.WriteString(mark)
+	sb.WriteString(cell(fmt.Sprintf("#%d", c.index+1), cols.num))
+	sb.WriteString(cell(c.name, cols.name))
+	sb.WriteString(stDim.Render(cell(c.short, cols.args)))
+	sb.WriteString(cell(badge(c.touches, b.workspace), cols.badge))
+	if cols.elapsed > 0 {
+		sb.WriteString(stDim.Render(cell(b.elapsed(c), cols.elapsed)))
+	}
+	state, style := b.stateText(c, frame)
+	sb.WriteString(style(cut(state, cols.state)))
+	line := sb.String()
+	if focused {
+		return stFocused.Render(pad(line, width))
+	}
+	return line
+}
+
+// elapsed is how long a call has run, or ran.
+func (b *boardModel) elapsed(c *call) string {
+	switch {
+	case c.started && !c.done:
+		return since(b.now().Sub(c.startedAt))
+	case c.done && c.ranBody:
+		return since(c.duration)
+	}
+	return ""
+}
+
+// stateText says where c stands, with the outcome for a settled call, and
+// the style to draw it in.
+func (b *boardModel) stateText(c *call, frame string) (string, func(...string) string) {
+	r := b.reply
+	result := func() string {
+		if c.result == "" {
+			return ""
+		}
+		return " → " + preview(c.result)
+	}
+	switch r.state(c) {
+	case stateQueued:
+		return symQueued + " queued", stDim.Render
+	case stateWaiting:
+		return symWaiting + " waits for " + numbers(r.pendingDeps(c)), stDim.Render
+	case stateAsking:
+		s := symAsk + " needs approval"
+		if deps := r.pendingDeps(c); len(deps) > 0 {
+			s += " (then waits for " + numbers(deps) + ")"
+		}
+		if d := lastDecision(c); d != nil {
+			s += " · " + d.by + ": " + relativeAll(b.workspace, d.reason)
+		}
+		return s, stWarn.Render
+	case stateAnswered:
+		if c.answered == "approved" {
+			return symAnswered + " approved, starting", stAccent.Render
+		}
+		return symAnswered + " skipping", stAccent.Render
+	case stateRunning:
+		s := symRunning + " running " + frame
+		if c.attempt > 1 {
+			s += fmt.Sprintf(" (attempt %d)", c.attempt)
+		}
+		return s, stAccent.Render
+	case stateSucceeded:
+		return symOK + " succeeded" + result(), stOK.Render
+	case stateError:
+		return symErr + " error " + c.kind + result(), stErr.Render
+	case stateSkipped:
+		by := ""
+		if d := lastDecision(c); d != nil && d.what == "skip" {
+			by = " by " + d.by
+		}
+		return symSkipped + " skipped" + by + result(), stWarn.Render
+	case stateDenied:
+		return symDenied + " denied" + result(), stErr.Render
+	case stateNotRun:
+		return symSkipped + " not run: stopped before it started", stWarn.Render
+	case statePartly:
+		return symPartly + " may have partly run: stopped while running", stErr.Render
+	case stateUnfinished:
+		return symPartly + " did not finish (it only reads; safe to run again)", stWarn.Render
+	default:
+		return symInvalid + " not run: invalid reply" + result(), stErr.Render
+	}
+}
+
+func lastDecision(c *call) *decision {
+	if len(c.decisions) == 0 {
+		return nil
+	}
+	return &c.decisions[len(c.decisions)-1]
+}
+
+// joinLines joins lines, cut or padded with empty lines to exactly n.
+func joinLines(lines []string, n int) string {
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	var sb strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		if i < len(lines) {
+			sb.WriteString(lines[i])
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,407 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/tool"
+)
+
+// callState is where a call stands, as the board shows it.
+type callState int
+
+// The call states. Every state has a symbol and a word, so none relies on
+// colour.
+const (
+	stateQueued     callState = iota // cleared to run, waiting for a slot (or not yet decided)
+	stateWaiting                     // waits for earlier calls it conflicts with
+	stateAsking                      // needs the person's approval
+	stateAnswered                    // the person answered; the runtime is acting on it
+	stateRunning                     // the body is running
+	stateSucceeded                   // outcome success
+	stateError                       // outcome error, with a failure kind
+	stateSkipped                     // outcome skipped: the body never ran
+	stateDenied                      // outcome denied: the tool refused
+	stateNotRun                      // an early end caught it before it started
+	statePartly                      // an early end caught it running; it may have partly run
+	stateUnfinished                  // an early end caught it running; it only reads
+	stateInvalid                     // part of an invalid reply; nothing ran
+)
+
+// decision is one hook decision about a call, cleaned for display.
+type decision struct {
+	what, by, reason string
+}
+
+// call is one call of a reply as the console knows it. All strings are clean.
+type call struct {
+	turn, index int
+	name        string
+	args        json.RawMessage
+	short       string
+	touches     *tool.Touches
+	waitsFor    []int
+	batch       int
+
+	decisions []decision
+	asking    bool      // the last decision was "ask"
+	askedAt   time.Time // when the request reached the console
+	req       *approvalRequest
+	answered  string // "approved" or "skipped" once the person answered
+
+	started   bool
+	startedAt time.Time
+	attempt   int
+	retries   []string
+
+	done        bool
+	outcome     string
+	kind        string
+	result      string // the exact text the model read, raw; cleaned when drawn
+	notFinished bool
+	ranBody     bool
+	duration    time.Duration
+
+	// version changes whenever anything above does, so the detail pane
+	// knows when its cached lines are stale.
+	version int
+}
+
+// reply is the active reply: the calls the board shows.
+type reply struct {
+	turn    int
+	calls   []*call
+	invalid bool
+	cut     string // the tool a cut reply was stopped inside, cleaned
+	ended   bool   // TurnEnded arrived: every call has settled
+	// order is the display order: by batch, then by index.
+	order []int
+	// version changes with every event applied to the reply.
+	version int
+}
+
+// newReply builds the board's reply from a ReplyReceived event.
+func newReply(ev runtime.ReplyReceived) *reply {
+	r := &reply{turn: ev.Turn}
+	for _, pc := range ev.Calls {
+		c := &call{
+			turn: ev.Turn, index: pc.Index, name: cleanLine(pc.Name), args: pc.Args, short: shortArgs(pc.Args),
+			touches: pc.Touches, waitsFor: slices.Clone(pc.WaitsFor), batch: pc.Batch,
+		}
+		if pc.Touches == nil {
+			r.invalid = true
+		}
+		r.calls = append(r.calls, c)
+	}
+	if ev.Cut != nil {
+		r.cut = cleanLine(ev.Cut.Name)
+		r.invalid = true
+	}
+	r.order = make([]int, len(r.calls))
+	for i := range r.order {
+		r.order[i] = i
+	}
+	slices.SortStableFunc(r.order, func(a, b int) int { return r.calls[a].batch - r.calls[b].batch })
+	return r
+}
+
+// get returns the call with the given index, or nil.
+func (r *reply) get(index int) *call {
+	if r == nil || index < 0 || index >= len(r.calls) {
+		return nil
+	}
+	return r.calls[index]
+}
+
+// state returns where c stands.
+func (r *reply) state(c *call) callState {
+	switch {
+	case c.done:
+		switch {
+		case c.notFinished && !c.ranBody:
+			return stateNotRun
+		case c.notFinished && c.touches != nil && c.touches.ReadsOnly():
+			return stateUnfinished
+		case c.notFinished:
+			return statePartly
+		case c.outcome == "invalid":
+			return stateInvalid
+		case c.outcome == "success":
+			return stateSucceeded
+		case c.outcome == "skipped":
+			return stateSkipped
+		case c.outcome == "denied":
+			return stateDenied
+		}
+		return stateError
+	case r.invalid:
+		return stateInvalid
+	case c.started:
+		return stateRunning
+	case c.asking && c.answered != "":
+		return stateAnswered
+	case c.asking:
+		return stateAsking
+	}
+	for _, d := range c.waitsFor {
+		if dep := r.get(d); dep != nil && !dep.done {
+			return stateWaiting
+		}
+	}
+	return stateQueued
+}
+
+// pendingDeps returns the dependencies of c that have not settled.
+func (r *reply) pendingDeps(c *call) []int {
+	var out []int
+	for _, d := range c.waitsFor {
+		if dep := r.get(d); dep != nil && !dep.done {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// apply updates the reply with one event of its turn.
+func (r *reply) apply(e runtime.Event) {
+	r.version++
+	switch ev := e.(type) {
+	case runtime.CallDecision:
+		c := r.get(ev.Index)
+		if c == nil || ev.Turn != r.turn {
+			return
+		}
+		c.decisions = append(c.decisions, decision{what: ev.Decision, by: cleanLine(ev.By), reason: cleanLine(ev.Reason)})
+		c.asking = ev.Decision == runtime.DecisionAsk
+		if !c.asking {
+			c.req = nil
+		}
+		c.version++
+	case runtime.CallStarted:
+		c := r.get(ev.Index)
+		if c == nil || ev.Turn != r.turn {
+			return
+		}
+		c.started, c.attempt = true, ev.Attempt
+		if ev.Attempt <= 1 || c.startedAt.IsZero() {
+			c.startedAt = ev.At.Time
+		}
+		c.req = nil
+		c.version++
+	case runtime.CallRetried:
+		c := r.get(ev.Index)
+		if c == nil || ev.Turn != r.turn {
+			return
+		}
+		c.retries = append(c.retries, cleanLine(fmt.Sprintf("attempt %d failed (%s); retrying in %d ms", ev.Attempt-1, ev.Failure, ev.BackoffMS)))
+		c.version++
+	case runtime.CallFinished:
+		c := r.get(ev.Index)
+		if c == nil || ev.Turn != r.turn {
+			return
+		}
+		c.done, c.outcome, c.result = true, ev.Outcome, ev.Result
+		c.notFinished, c.ranBody = ev.NotFinished, ev.Started
+		c.duration = time.Duration(ev.DurationMS) * time.Millisecond
+		if ev.Attempts > 0 {
+			c.attempt = ev.Attempts
+		}
+		if ev.Kind != nil {
+			c.kind = cleanLine(*ev.Kind)
+		}
+		c.req = nil
+		c.asking = false
+		c.version++
+	case runtime.TurnEnded:
+		if ev.Turn == r.turn {
+			r.ended = true
+		}
+	}
+}
+
+// invalidResults records what the model read about an invalid reply.
+func (r *reply) invalidResults(ev runtime.InvalidReply) {
+	for i, text := range ev.Results {
+		if c := r.get(i); c != nil {
+			c.done, c.outcome, c.result = true, "invalid", text
+			c.version++
+		}
+	}
+}
+
+// attach puts an approval request on its call; it reports whether the call
+// was found.
+func (r *reply) attach(req approvalRequest) bool {
+	if r == nil {
+		return false
+	}
+	r.version++
+	c := r.get(req.req.Index)
+	if c == nil || r.turn != req.req.Turn || c.done {
+		return false
+	}
+	rq := req
+	c.req = &rq
+	c.asking = true
+	c.askedAt = req.since
+	c.version++
+	return true
+}
+
+// detach removes the request with id, if a call holds it.
+func (r *reply) detach(id uint64) {
+	if r == nil {
+		return
+	}
+	r.version++
+	for _, c := range r.calls {
+		if c.req != nil && c.req.id == id {
+			c.req = nil
+			c.version++
+		}
+	}
+}
+
+// answer sends the person's answer to c's request. It never blocks: the
+// request's channel has room for one answer, and only one is ever sent.
+func (c *call) answer(a approval.Answer) bool {
+	if c.req == nil {
+		return false
+	}
+	c.req.answer <- a
+	c.req = nil
+	if a.Approve {
+		c.answered = "approved"
+	} else {
+		c.answered = "skipped"
+	}
+	c.version++
+	return true
+}
+
+// pending returns the calls with an open approval request, in display
+// order; batch > 0 keeps only that batch.
+func (r *reply) pending(batch int) []*call {
+	if r == nil {
+		return nil
+	}
+	var out []*call
+	for _, i := range r.order {
+		c := r.calls[i]
+		if c.req != nil && (batch == 0 || c.batch == batch) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// counts returns how many calls run, wait (queued, waiting for others, or
+// for a decision to take effect) and need approval.
+func (r *reply) counts() (running, waiting, asking int) {
+	if r == nil {
+		return
+	}
+	for _, c := range r.calls {
+		switch r.state(c) {
+		case stateRunning:
+			running++
+		case stateQueued, stateWaiting, stateAnswered:
+			waiting++
+		case stateAsking:
+			asking++
+		}
+	}
+	return
+}
+
+// anyRunning reports whether a call runs or is about to.
+func (r *reply) anyRunning() bool {
+	if r == nil {
+		return false
+	}
+	for _, c := range r.calls {
+		if c.started && !c.done {
+			return true
+		}
+	}
+	return false
+}
+
+// badge renders a footprint as R, W or I with its scope relative to the
+// workspace: "R pager.go", "W *", "I".
+func badge(t *tool.Touches, ws string) string {
+	if t == nil {
+		return "—"
+	}
+	letter := map[tool.Access]string{tool.AccessReads: "R", tool.AccessWrites: "W", tool.AccessIndependent: "I"}[t.Access]
+	if t.Access == tool.AccessIndependent {
+		return letter
+	}
+	switch {
+	case t.Scope.IsAnything():
+		return letter + " *"
+	case t.Scope.IsEmpty():
+		return letter + " ∅"
+	}
+	paths := t.Scope.PathList()
+	s := letter + " " + cleanLine(relative(ws, paths[0]))
+	if len(paths) > 1 {
+		s += fmt.Sprintf(" +%d", len(paths)-1)
+	}
+	return s
+}
+
+// footprint describes a footprint in words for the detail pane.
+func footprint(t *tool.Touches, ws string) string {
+	if t == nil {
+		return "none: the call was not valid"
+	}
+	switch t.Access {
+	case tool.AccessIndependent:
+		return "independent: changes nothing the reply's other calls see"
+	}
+	var scope string
+	switch {
+	case t.Scope.IsAnything():
+		scope = "anything"
+	case t.Scope.IsEmpty():
+		scope = "nothing"
+	default:
+		paths := t.Scope.PathList()
+		for i, p := range paths {
+			paths[i] = relative(ws, p)
+		}
+		scope = strings.Join(paths, ", ")
+	}
+	return cleanLine(t.Access.String() + " " + scope)
+}
+
+// numbers renders call indices as "#1, #3".
+func numbers(idx []int) string {
+	parts := make([]string, len(idx))
+	for i, x := range idx {
+		parts[i] = fmt.Sprintf("#%d", x+1)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// since renders a duration for the board: "0.4s", "12s", "3m04s".
+func since(d time.Duration) string {
+	switch {
+	case d < 0:
+		d = 0
+		fallthrough
+	case d < 10*time.Second:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}

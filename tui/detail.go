@@ -1,0 +1,193 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// detailPane is the detail pane of the focused call: its arguments, footprint,
+// dependencies, the policy decisions about it and what made them, retries,
+// and the exact text the model read. Collapsed, it shows the first lines;
+// expanded (Enter on the board), it takes more of the screen and scrolls.
+type detailPane struct {
+	expanded bool
+	offset   int
+	height   int // the height last laid out, which scrolling works in
+	cache    *detailCache
+}
+
+// detailCache keeps the lines of the last call drawn until the call changes,
+// so a long result is cleaned and wrapped once, not every frame. It sits
+// behind a pointer because View works on a copy of the console's model.
+type detailCache struct {
+	call    *call
+	version int
+	reply   int
+	width   int
+	lines   []string
+}
+
+func newDetail() detailPane { return detailPane{cache: &detailCache{}} }
+
+// toggle expands or collapses the pane.
+func (d *detailPane) toggle() { d.expanded = !d.expanded; d.offset = 0 }
+
+// scroll moves the expanded pane by n lines.
+func (d *detailPane) scroll(n int) {
+	limit := max(0, len(d.cache.lines)-(d.height-1))
+	d.offset = min(max(0, d.offset+n), limit)
+}
+
+// focusChanged starts the pane at the top for a newly focused call.
+func (d *detailPane) focusChanged() { d.offset = 0 }
+
+// lines returns the pane's content for c at width, from the cache when c has
+// not changed.
+func (d *detailPane) lines(c *call, r *reply, ws string, width int) []string {
+	k := d.cache
+	if c == k.call && c.version == k.version && r.version == k.reply && width == k.width {
+		return k.lines
+	}
+	*k = detailCache{call: c, version: c.version, reply: r.version, width: width, lines: detailLines(c, r, ws, width)}
+	return k.lines
+}
+
+// View draws the pane in exactly height lines.
+func (d *detailPane) View(c *call, r *reply, ws string, width, height int) string {
+	if height <= 0 {
+		return ""
+	}
+	how := "enter expands"
+	if d.expanded {
+		how = "enter collapses · pgup/pgdn scroll"
+	}
+	if c == nil {
+		title := stDim.Render(cut("── details ── focus a call on the board (tab) to see what it did", width))
+		return joinLines([]string{title}, height)
+	}
+	body := d.lines(c, r, ws, width)
+	avail := height - 1
+	offset := min(d.offset, max(0, len(body)-avail))
+	more := ""
+	if len(body) > avail {
+		more = fmt.Sprintf(" · lines %d–%d of %d", offset+1, min(offset+avail, len(body)), len(body))
+	}
+	title := stTitle.Render(cut(fmt.Sprintf("── #%d %s ── %s%s ", c.index+1, c.name, how, more), width))
+	out := make([]string, 0, height)
+	out = append(out, title)
+	end := min(len(body), offset+avail)
+	out = append(out, body[offset:end]...)
+	return joinLines(out, height)
+}
+
+// detailLines builds the pane's content. Untrusted text is cleaned and shown
+// behind a "│ " gutter, so nothing in it can pass for the console's own
+// lines.
+func detailLines(c *call, r *reply, ws string, width int) []string {
+	var out []string
+	add := func(label, text string) {
+		out = append(out, indent(label+text, "", width)...)
+	}
+	quote := func(text string) {
+		for _, l := range indent(clean(text), symQuote, width) {
+			out = append(out, stDim.Render(symQuote)+strings.TrimPrefix(l, symQuote))
+		}
+	}
+	head := fmt.Sprintf("batch %d · %s", c.batch, footprint(c.touches, ws))
+	if len(c.waitsFor) > 0 {
+		head += " · depends on " + numbers(c.waitsFor)
+		if p := r.pendingDeps(c); len(p) > 0 {
+			head += " (waiting for " + numbers(p) + ")"
+		}
+	} else {
+		head += " · depends on nothing"
+	}
+	add("", head)
+	out = append(out, policyLines(c, ws, width)...)
+	if st := outcomeLine(c, r); st != "" {
+		add("", st)
+	}
+	for _, rt := range c.retries {
+		add("retry: ", rt)
+	}
+	if c.done {
+		out = append(out, stBold.Render("what the model read:"))
+		if c.result == "" {
+			out = append(out, stDim.Render(symQuote+"(empty)"))
+		} else {
+			quote(c.result)
+		}
+	}
+	out = append(out, stBold.Render("arguments:"))
+	quote(prettyJSON(c.args))
+	return out
+}
+
+// policyLines says which decisions were made about the call and by what.
+func policyLines(c *call, ws string, width int) []string {
+	if len(c.decisions) == 0 {
+		return []string{stDim.Render("policy: not reviewed yet")}
+	}
+	var out []string
+	for i, d := range c.decisions {
+		label := "policy: "
+		if i > 0 {
+			label = "  then: "
+		}
+		var what string
+		switch d.what {
+		case "run":
+			what = "run"
+		case "ask":
+			what = "asks the person"
+		case "skip":
+			what = "skip"
+		default:
+			what = d.what
+		}
+		line := fmt.Sprintf("%s%s, by %s: %s", label, what, d.by, relativeAll(ws, d.reason))
+		if d.what == "ask" && !c.askedAt.IsZero() {
+			line += " · waiting since " + c.askedAt.Format(time.TimeOnly)
+		}
+		out = append(out, indent(line, "", width)...)
+	}
+	return out
+}
+
+// outcomeLine says how the call ended, or that it has not.
+func outcomeLine(c *call, r *reply) string {
+	switch r.state(c) {
+	case stateSucceeded:
+		return fmt.Sprintf("outcome: %s succeeded after %s, %s", symOK, since(c.duration), attempts(c))
+	case stateError:
+		return fmt.Sprintf("outcome: %s error (%s) after %s, %s", symErr, c.kind, since(c.duration), attempts(c))
+	case stateSkipped:
+		return "outcome: " + symSkipped + " skipped: the body never ran"
+	case stateDenied:
+		return "outcome: " + symDenied + " denied: the tool refused"
+	case stateNotRun:
+		return "outcome: " + symSkipped + " not run: the turn was stopped before it started"
+	case statePartly:
+		return "outcome: " + symPartly + " may have partly run: the turn was stopped while it ran; check before repeating it"
+	case stateUnfinished:
+		return "outcome: " + symPartly + " did not finish: the turn was stopped while it ran; it only reads, so it is safe to run again"
+	case stateInvalid:
+		return "outcome: " + symInvalid + " not run: the reply was invalid, so none of its calls ran"
+	case stateRunning:
+		return fmt.Sprintf("state: %s running since %s (attempt %d)", symRunning, c.startedAt.Format(time.TimeOnly), max(1, c.attempt))
+	}
+	return ""
+}
+
+func attempts(c *call) string {
+	if c.attempt <= 1 {
+		return "1 attempt"
+	}
+	return fmt.Sprintf("%d attempts", c.attempt)
+}
+
+// width of a rendered line, for tests and layout checks.
+func lineWidth(s string) int { return ansi.StringWidth(s) }

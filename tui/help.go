@@ -1,0 +1,65 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// helpOverlay is the overlay that lists every key, opened with ? (or F1).
+type helpOverlay struct {
+	open bool
+}
+
+// toggle opens or closes the overlay.
+func (h *helpOverlay) toggle() { h.open = !h.open }
+
+// View draws the overlay in exactly height lines, listing every binding of
+// keys by the part it belongs to, in two columns when one does not fit.
+func (h helpOverlay) View(keys KeyMap, width, height int) string {
+	titles := []string{"On the board", "In the input and the transcript", "Anywhere"}
+	var blocks [][]string
+	for i, group := range keys.FullHelp() {
+		block := []string{stTitle.Render(titles[i])}
+		for _, b := range group {
+			block = append(block, bindingLine(b))
+		}
+		blocks = append(blocks, append(block, ""))
+	}
+	var lines []string
+	for _, b := range blocks {
+		lines = append(lines, b...)
+	}
+	head := []string{stTitle.Render("Keys") + stDim.Render(" · esc or ? closes this · approvals are ignored for ½ s after the call under focus changes"), ""}
+	if len(lines)+2 > height && width >= 80 {
+		half := width / 2
+		left := append(append([]string{}, blocks[0]...), blocks[2]...)
+		right := blocks[1]
+		lines = nil
+		for i := 0; i < max(len(left), len(right)); i++ {
+			var l, r string
+			if i < len(left) {
+				l = left[i]
+			}
+			if i < len(right) {
+				r = right[i]
+			}
+			lines = append(lines, pad(l, half)+cut(r, width-half))
+		}
+	}
+	out := append(head, lines...)
+	for i, l := range out {
+		out[i] = cut(l, width)
+	}
+	return joinLines(out, height)
+}
+
+func bindingLine(b key.Binding) string {
+	h := b.Help()
+	k := h.Key
+	if n := ansi.StringWidth(k); n < 12 {
+		k += strings.Repeat(" ", 12-n)
+	}
+	return "  " + stKey.Render(k) + " " + h.Desc
+}

@@ -1,0 +1,224 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/tool"
+)
+
+// TestMain draws everything without colour, so screens and goldens hold
+// only text and no test depends on the terminal it runs in.
+func TestMain(m *testing.M) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	lipgloss.SetHasDarkBackground(true)
+	os.Exit(m.Run())
+}
+
+const ws = "/w"
+
+// t0 is the fake clock's start.
+var t0 = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+
+// fakeClock is a clock tests move by hand.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time          { return c.t }
+func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
+
+// harness drives a Model by calling Update directly, so every step is
+// deterministic: nothing runs in the background.
+type harness struct {
+	t     *testing.T
+	m     Model
+	clock *fakeClock
+	runs  []string // inputs Options.Run was asked to start
+}
+
+func newHarness(t *testing.T, opts Options) *harness {
+	t.Helper()
+	h := &harness{t: t, clock: &fakeClock{t: t0}}
+	if opts.Bridge == nil {
+		opts.Bridge = NewBridge(h.clock.now)
+	}
+	if opts.Run == nil {
+		opts.Run = func(ctx context.Context, input string) runtime.GoalOutcome {
+			<-ctx.Done()
+			return runtime.Failed(input, "stopped", nil)
+		}
+	}
+	if opts.Workspace == "" {
+		opts.Workspace = ws
+	}
+	if opts.Model == "" {
+		opts.Model = "scenario:test"
+	}
+	if opts.Mode == "" {
+		opts.Mode = approval.ModeReads
+	}
+	opts.Now = h.clock.now
+	h.m = New(opts)
+	h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	return h
+}
+
+// update sends msg to the model and returns the command it gave back.
+func (h *harness) update(msg tea.Msg) tea.Cmd {
+	h.t.Helper()
+	nm, cmd := h.m.Update(msg)
+	h.m = nm.(Model)
+	return cmd
+}
+
+// feed delivers items as one batch from the Bridge.
+func (h *harness) feed(items ...any) { h.update(eventsMsg(items)) }
+
+// key presses one key, named as bubbletea names it.
+func (h *harness) key(name string) {
+	h.t.Helper()
+	h.update(keyMsg(name))
+}
+
+// typeText types text into whatever has focus, one key per rune.
+func (h *harness) typeText(s string) {
+	for _, r := range s {
+		h.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+}
+
+func keyMsg(name string) tea.KeyMsg {
+	switch name {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "pgup":
+		return tea.KeyMsg{Type: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyMsg{Type: tea.KeyPgDown}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	case "home":
+		return tea.KeyMsg{Type: tea.KeyHome}
+	case "end":
+		return tea.KeyMsg{Type: tea.KeyEnd}
+	case "f1":
+		return tea.KeyMsg{Type: tea.KeyF1}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
+}
+
+// view returns the screen.
+func (h *harness) view() string { return h.m.View() }
+
+// startRun submits a goal, as the person would, and marks the run active.
+func (h *harness) startRun(goal string) {
+	h.t.Helper()
+	h.m.input.ti.SetValue(goal)
+	h.m.setFocus(focusInput)
+	h.key("enter")
+	if h.m.run == nil {
+		h.t.Fatalf("enter did not start a run; note: %q", h.m.note)
+	}
+	h.feed(runtime.RunStarted{Session: "s", Goal: goal, Input: goal, Model: "scenario:test", Mode: "reads", At: runtime.Time{Time: h.clock.now()}})
+}
+
+// pc builds a planned call.
+func pc(index int, name, args string, touches *tool.Touches, batch int, waitsFor ...int) runtime.PlannedCall {
+	if waitsFor == nil {
+		waitsFor = []int{}
+	}
+	return runtime.PlannedCall{Index: index, ID: "c" + name, Name: name, Args: json.RawMessage(args), Touches: touches, WaitsFor: waitsFor, Batch: batch}
+}
+
+func reads(p string) *tool.Touches {
+	t := tool.Reads(tool.Paths(ws + "/" + p))
+	return &t
+}
+
+func writes(p string) *tool.Touches {
+	t := tool.Writes(tool.Paths(ws + "/" + p))
+	return &t
+}
+
+func writesAnything() *tool.Touches {
+	t := tool.Writes(tool.Anything())
+	return &t
+}
+
+func decide(turn, index int, what, by, reason string) runtime.CallDecision {
+	return runtime.CallDecision{Turn: turn, Index: index, Decision: what, By: by, Reason: reason}
+}
+
+func started(turn, index int, name string, at time.Time) runtime.CallStarted {
+	return runtime.CallStarted{Turn: turn, Index: index, Name: name, Attempt: 1, At: runtime.Time{Time: at}}
+}
+
+func finished(turn, index int, name, outcome, kind, result string, ms int64) runtime.CallFinished {
+	ev := runtime.CallFinished{Turn: turn, Index: index, Name: name, Outcome: outcome, Result: result, Started: outcome != "skipped",
+		Attempts: 1, DurationMS: ms}
+	if kind != "" {
+		ev.Kind = &kind
+	}
+	return ev
+}
+
+// request builds an approval request for a call, with its answer channel.
+func request(id uint64, turn, index int, name string, since time.Time) approvalRequest {
+	return approvalRequest{
+		id: id, since: since, answer: make(chan approval.Answer, 1),
+		req: approval.Request{Turn: turn, Index: index, Call: tool.Call{Name: name}, By: "mode:reads", Reason: "reads mode asks"},
+	}
+}
+
+// answered returns the answer sent on r, if any.
+func answered(r approvalRequest) (approval.Answer, bool) {
+	select {
+	case a := <-r.answer:
+		return a, true
+	default:
+		return approval.Answer{}, false
+	}
+}
+
+func usage(in, out int) runtime.UsageReported {
+	return runtime.UsageReported{Turn: 1, Total: model.Usage{InputTokens: in, OutputTokens: out}}
+}
+
+// mustContain fails unless the screen holds every want.
+func mustContain(t *testing.T, screen string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(screen, w) {
+			t.Fatalf("screen lacks %q:\n%s", w, screen)
+		}
+	}
+}
+
+func mustNotContain(t *testing.T, screen string, bad ...string) {
+	t.Helper()
+	for _, b := range bad {
+		if strings.Contains(screen, b) {
+			t.Fatalf("screen holds %q:\n%s", b, screen)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agenttui/agenttui/runtime"
+)
+
+// userItem is something the person typed: a goal, an answer or a follow-up.
+type userItem struct {
+	label, text string // text is clean
+}
+
+func (u userItem) lines(width int) []string {
+	prefix := u.label + " › "
+	lines := indent(u.text, strings.Repeat(" ", ansi.StringWidth(prefix)), width)
+	lines[0] = stBold.Render(prefix) + stBold.Render(strings.TrimLeft(lines[0], " "))
+	return append([]string{""}, lines...)
+}
+
+// modelItem is a finished reply's text.
+type modelItem struct{ text string } // clean
+
+func (m modelItem) lines(width int) []string { return modelLines(m.text, width) }
+
+// groupRow is one call of a finished reply, drawn on one line.
+type groupRow struct {
+	sym  string
+	text string // clean, one line
+	bad  bool
+}
+
+// groupItem is a finished reply's calls, one line each with its outcome.
+type groupItem struct {
+	head string
+	rows []groupRow
+}
+
+func (g groupItem) lines(width int) []string {
+	out := []string{stDim.Render(cut("  "+g.head, width))}
+	for _, r := range g.rows {
+		style := stOK.Render
+		if r.bad {
+			style = stWarn.Render
+		}
+		out = append(out, "    "+style(r.sym)+" "+cut(r.text, width-6))
+	}
+	return out
+}
+
+// newGroup records the calls of a reply whose turn has ended.
+func newGroup(r *reply, ws string) groupItem {
+	g := groupItem{head: fmt.Sprintf("turn %d · %d call(s)", r.turn, len(r.calls))}
+	if r.invalid {
+		g.head += " · invalid reply: nothing ran"
+		if r.cut != "" {
+			g.head += fmt.Sprintf(" (cut off inside a call to %s)", r.cut)
+		}
+	}
+	b := boardModel{reply: r, workspace: ws}
+	for _, c := range r.calls {
+		state, _ := b.stateText(c, "")
+		st := r.state(c)
+		sym, rest, _ := strings.Cut(state, " ")
+		text := fmt.Sprintf("#%d %s %s · %s", c.index+1, c.name, cut(c.short, 40), rest)
+		g.rows = append(g.rows, groupRow{sym: sym, text: text, bad: st != stateSucceeded})
+	}
+	return g
+}
+
+// noteItem is a line from the console itself, such as a notice.
+type noteItem struct {
+	text string // clean
+	warn bool
+}
+
+func (n noteItem) lines(width int) []string {
+	style := stDim.Render
+	if n.warn {
+		style = stWarn.Render
+	}
+	lines := indent(n.text, "  ", width)
+	for i, l := range lines {
+		lines[i] = style(l)
+	}
+	return lines
+}
+
+// outcomeItem is how a run ended.
+type outcomeItem struct{ o runtime.GoalOutcome }
+
+func (o outcomeItem) lines(width int) []string {
+	out := []string{""}
+	for i, l := range outcomeText(o.o) {
+		switch {
+		case i == 0 && o.o.Status == runtime.StatusSucceeded:
+			out = append(out, stOK.Render(cut(l.text, width)))
+		case i == 0 && o.o.Status == runtime.StatusFailed:
+			out = append(out, stErr.Render(cut(l.text, width)))
+		case i == 0:
+			out = append(out, stWarn.Render(cut(l.text, width)))
+		default:
+			for _, w := range indent(l.text, l.prefix, width) {
+				if l.prefix == "  "+symQuote {
+					w = "  " + stDim.Render(symQuote) + strings.TrimPrefix(w, l.prefix)
+				}
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// outcomeLineText is a line of an outcome: clean text behind a prefix.
+type outcomeLineText struct{ prefix, text string }
+
+// outcomeText lays an outcome out as lines: the first says how the run
+// ended; the rest carry the summary and extracted data, the failure report,
+// or the question. Every string is clean.
+func outcomeText(o runtime.GoalOutcome) []outcomeLineText {
+	var out []outcomeLineText
+	switch o.Status {
+	case runtime.StatusSucceeded:
+		out = append(out, outcomeLineText{"", symOK + " Succeeded"})
+		out = append(out, outcomeLineText{"  ", clean(o.Summary)})
+		if data := strings.TrimSpace(string(o.ExtractedData)); data != "" && data != "null" {
+			out = append(out, outcomeLineText{"  ", "Extracted data:"})
+			var v any
+			pretty := data
+			if json.Unmarshal(o.ExtractedData, &v) == nil {
+				b, _ := json.MarshalIndent(v, "", "  ")
+				pretty = string(b)
+			}
+			out = append(out, outcomeLineText{"  " + symQuote, clean(pretty)})
+		}
+	case runtime.StatusFailed:
+		out = append(out, outcomeLineText{"", symErr + " Failed"})
+		out = append(out, outcomeLineText{"  ", "Goal: " + clean(o.FailingSubGoal)})
+		out = append(out, outcomeLineText{"  ", "Failing step: " + clean(o.FailingStep)})
+		for _, a := range o.Attempts {
+			out = append(out, outcomeLineText{"    ", "- " + cleanLine(a)})
+		}
+	case runtime.StatusRefused:
+		out = append(out, outcomeLineText{"", symAsk + " The agent asks a question (answer it in the input below):"})
+		out = append(out, outcomeLineText{"  ", clean(o.Summary)})
+	}
+	return out
+}
+
+// PlainOutcome returns the outcome as plain text for the normal screen after
+// the console closes: the summary and extracted data, the failure report, or
+// the question. Untrusted parts are sanitised and no styling is added.
+func PlainOutcome(o runtime.GoalOutcome) string {
+	var b strings.Builder
+	for _, l := range outcomeText(o) {
+		for _, line := range strings.Split(l.text, "\n") {
+			b.WriteString(l.prefix)
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}

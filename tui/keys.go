@@ -1,0 +1,130 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// GlobalKeys are the keys that work whatever has focus.
+type GlobalKeys struct {
+	// Focus moves focus to the next part: input, board, transcript.
+	Focus key.Binding
+	// Mode cycles the approval mode ask → reads → auto → plan.
+	Mode key.Binding
+	// Stop stops the running turn.
+	Stop key.Binding
+	// Quit quits when pressed twice in a row.
+	Quit key.Binding
+	// Help opens and closes the key overlay.
+	Help key.Binding
+	// PageUp and PageDown scroll the transcript, or the expanded details.
+	PageUp, PageDown key.Binding
+}
+
+// DefaultGlobalKeys returns the global key map.
+func DefaultGlobalKeys() GlobalKeys {
+	return GlobalKeys{
+		Focus:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus input → board → transcript")),
+		Mode:     key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "approval mode ask → reads → auto → plan")),
+		Stop:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop the running turn (or close a prompt)")),
+		Quit:     key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c ×2", "quit")),
+		Help:     key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("? / f1", "this help (? outside the input)")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up (transcript, or expanded details)")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down; the mouse wheel scrolls too")),
+	}
+}
+
+// BoardKeys are the keys of the call board, active when it has focus.
+type BoardKeys struct {
+	// Up and Down focus the previous and next call.
+	Up, Down key.Binding
+	// Approve approves the focused call.
+	Approve key.Binding
+	// Skip skips the focused call, asking for an optional reason.
+	Skip key.Binding
+	// ApproveBatch approves every pending call of the focused call's batch.
+	ApproveBatch key.Binding
+	// ApproveAll approves every pending call.
+	ApproveAll key.Binding
+	// Details expands and collapses the detail pane of the focused call.
+	Details key.Binding
+}
+
+// DefaultBoardKeys returns the board's key map.
+func DefaultBoardKeys() BoardKeys {
+	return BoardKeys{
+		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "focus the previous call")),
+		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "focus the next call")),
+		Approve:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "approve the focused call")),
+		Skip:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "skip the focused call (type a reason, enter)")),
+		ApproveBatch: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve every pending call of the batch")),
+		ApproveAll:   key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "approve every pending call")),
+		Details:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "expand or collapse details (what the model read)")),
+	}
+}
+
+// TranscriptKeys are the keys of the transcript, active when it has focus.
+type TranscriptKeys struct {
+	// Up and Down scroll one line.
+	Up, Down key.Binding
+	// Top and Bottom jump to the start and the end.
+	Top, Bottom key.Binding
+}
+
+// DefaultTranscriptKeys returns the transcript's key map.
+func DefaultTranscriptKeys() TranscriptKeys {
+	return TranscriptKeys{
+		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up a line")),
+		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down a line")),
+		Top:    key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "the start of the session")),
+		Bottom: key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "the end, following new output")),
+	}
+}
+
+// InputKeys are the keys of the input line, active when it has focus.
+type InputKeys struct {
+	// Submit sends the goal, the answer, the follow-up or the skip reason.
+	Submit key.Binding
+}
+
+// DefaultInputKeys returns the input's key map.
+func DefaultInputKeys() InputKeys {
+	return InputKeys{
+		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send the goal, answer, follow-up or skip reason")),
+	}
+}
+
+// KeyMap is every key of the console, grouped by the part that handles it;
+// it implements help.KeyMap, so the help overlay lists them all.
+type KeyMap struct {
+	// Global are the keys that work whatever has focus.
+	Global GlobalKeys
+	// Board are the call board's keys, approvals among them.
+	Board BoardKeys
+	// Transcript are the transcript's scrolling keys.
+	Transcript TranscriptKeys
+	// Input are the input line's keys.
+	Input InputKeys
+}
+
+// DefaultKeyMap returns the console's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Global:     DefaultGlobalKeys(),
+		Board:      DefaultBoardKeys(),
+		Transcript: DefaultTranscriptKeys(),
+		Input:      DefaultInputKeys(),
+	}
+}
+
+// ShortHelp returns the keys shown when there is little room.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Board.Approve, k.Board.Skip, k.Global.Focus, k.Global.Help}
+}
+
+// FullHelp returns every key, one column per part of the console.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	b, g, t := k.Board, k.Global, k.Transcript
+	return [][]key.Binding{
+		{b.Up, b.Down, b.Approve, b.Skip, b.ApproveBatch, b.ApproveAll, b.Details},
+		{k.Input.Submit, t.Up, t.Down, t.Top, t.Bottom, g.PageUp, g.PageDown},
+		{g.Focus, g.Mode, g.Stop, g.Quit, g.Help},
+	}
+}

@@ -1,0 +1,73 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agenttui/agenttui/runtime/model"
+)
+
+// statusBar is the bottom line: what is running, waiting and asking, the
+// keys that work now, tokens used and time. It has no keys of its own.
+type statusBar struct{}
+
+// statusInfo is what the status bar shows, gathered by the console.
+type statusInfo struct {
+	running, waiting, asking   int
+	active, stopping, replying bool
+	frame                      string
+	usage                      model.Usage
+	elapsed                    string
+	hints                      string
+	ended                      string
+}
+
+// View draws the bar on one line of width columns.
+func (statusBar) View(width int, s statusInfo) string {
+	var parts []string
+	switch {
+	case s.stopping:
+		parts = append(parts, stWarn.Render("stopping "+s.frame))
+	case s.active:
+		p := fmt.Sprintf("%s running %d · waiting %d", s.frame, s.running, s.waiting)
+		if s.frame == "" {
+			p = fmt.Sprintf("running %d · waiting %d", s.running, s.waiting)
+		}
+		if s.replying {
+			p += " · model replying"
+		}
+		parts = append(parts, stAccent.Render(p))
+		if s.asking > 0 {
+			parts = append(parts, stWarn.Render(fmt.Sprintf("%s %d need approval", symAsk, s.asking)))
+		}
+	case s.ended != "":
+		parts = append(parts, s.ended)
+	default:
+		parts = append(parts, stDim.Render("idle"))
+	}
+	// What is going on comes first and the hints next; the token count is
+	// the first thing a narrow terminal loses.
+	if s.elapsed != "" {
+		parts = append(parts, stDim.Render(s.elapsed))
+	}
+	parts = append(parts, stKey.Render(s.hints))
+	if s.usage.InputTokens+s.usage.OutputTokens > 0 {
+		parts = append(parts, stDim.Render(fmt.Sprintf("tokens %s in · %s out", count(s.usage.InputTokens), count(s.usage.OutputTokens))))
+	}
+	return cut(strings.Join(parts, stDim.Render(" │ ")), width)
+}
+
+// count renders a token count compactly: 950, 12.3k, 4.5M.
+func count(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
+
+// clockTime renders a time of day for "waiting since".
+func clockTime(t time.Time) string { return t.Format(time.TimeOnly) }

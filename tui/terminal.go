@@ -1,0 +1,190 @@
+package tui
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
+)
+
+// Terminal modes the console sets while it runs, and the sequences that
+// undo them, in reverse order.
+const (
+	enterScreen = "\x1b[?1049h" + // the alternate screen
+		"\x1b[?25l" + // no cursor
+		"\x1b[?1002h\x1b[?1006h" + // mouse: buttons and the wheel, SGR encoded
+		"\x1b[?2004h" // bracketed paste, so a paste is one message, never keys
+	leaveScreen = "\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?25h\x1b[?1049l"
+	// Synchronized output: terminals that know it show a frame at once,
+	// the others ignore it.
+	frameBegin = "\x1b[?2026h"
+	frameEnd   = "\x1b[?2026l"
+)
+
+// Run runs the console full screen in the terminal: keys are read from in
+// and the screen is drawn on out, both of which must be the terminal. It
+// returns the final model when the person quits; the terminal is restored
+// whatever happens.
+//
+// Run draws the screen itself instead of through bubbletea's renderer.
+// That renderer flushes on a 60 Hz ticker for as long as the program runs,
+// which wakes the process sixty times a second while nothing happens, and it
+// shows the first frame only at its first tick. Here the first frame is
+// drawn before the program starts, and each later frame right after the
+// update that changed it, as only the rows that changed: an idle console
+// does no work and writes nothing.
+func Run(m Model, in, out *os.File) (Model, error) {
+	// Listen for resizes before the size is read, so that none is lost
+	// between reading it and the program starting.
+	resized := make(chan os.Signal, 1)
+	signal.Notify(resized, syscall.SIGWINCH)
+	defer signal.Stop(resized)
+	w, h, err := term.GetSize(out.Fd())
+	if err != nil {
+		return m, fmt.Errorf("the console needs a terminal: %w", err)
+	}
+	saved, err := term.MakeRaw(in.Fd())
+	if err != nil {
+		return m, fmt.Errorf("putting the terminal in raw mode: %w", err)
+	}
+	defer term.Restore(in.Fd(), saved) //nolint:errcheck // nothing better to do
+
+	scr := &screen{out: out}
+	if _, err := out.WriteString(enterScreen); err != nil {
+		return m, err
+	}
+	defer out.WriteString(leaveScreen) //nolint:errcheck
+
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	scr.resize(w, h)
+	f := frame{m: nm.(Model), screen: scr}
+	scr.draw(f.m.View())
+
+	p := tea.NewProgram(f, tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer())
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case <-resized:
+				if w, h, err := term.GetSize(out.Fd()); err == nil {
+					p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	final, err := p.Run()
+	if fm, ok := final.(frame); ok {
+		m = fm.m
+	}
+	// However the program ended (quit, SIGTERM, an interrupt), a run that
+	// is still going is stopped, so its calls get honest results and its
+	// outcome can be printed.
+	m.stop("the console was closed")
+	if errors.Is(err, tea.ErrInterrupted) {
+		err = nil
+	}
+	return m, err
+}
+
+// frame wraps the console so that bubbletea's loop draws it: bubbletea
+// calls View once after Init and once after every Update, on its loop's
+// goroutine, which makes View the one place that sees every new state.
+type frame struct {
+	m      Model
+	screen *screen
+}
+
+// Init starts the console.
+func (f frame) Init() tea.Cmd { return f.m.Init() }
+
+// Update passes msg to the console; a new size makes the next frame a full
+// repaint.
+func (f frame) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		f.screen.resize(ws.Width, ws.Height)
+	}
+	nm, cmd := f.m.Update(msg)
+	f.m = nm.(Model)
+	return f, cmd
+}
+
+// View draws the console's frame on the terminal and returns nothing for
+// bubbletea, whose renderer is off.
+func (f frame) View() string {
+	f.screen.draw(f.m.View())
+	return ""
+}
+
+// screen draws frames on the terminal, writing only the rows that changed
+// since the last frame.
+type screen struct {
+	out           io.Writer
+	width, height int
+	rows          []string // what the terminal shows now
+	repaint       bool     // the next frame clears the screen and draws every row
+	buf           bytes.Buffer
+}
+
+// resize takes a new size; the terminal may have reflowed or cleared the
+// screen, so the next frame draws everything.
+func (s *screen) resize(w, h int) {
+	s.width, s.height = w, h
+	s.repaint = true
+}
+
+// draw shows frame: one row per line, each at most the screen's width.
+func (s *screen) draw(frame string) {
+	rows := strings.Split(frame, "\n")
+	if s.height > 0 && len(rows) > s.height {
+		rows = rows[:s.height]
+	}
+	b := &s.buf
+	b.Reset()
+	old := s.rows
+	if s.repaint {
+		b.WriteString("\x1b[H\x1b[2J")
+		old, s.repaint = nil, false
+	}
+	for i, row := range rows {
+		if i < len(old) && old[i] == row {
+			continue
+		}
+		s.row(i, row)
+	}
+	for i := len(rows); i < len(old); i++ {
+		s.row(i, "")
+	}
+	s.rows = rows
+	if b.Len() == 0 {
+		return
+	}
+	io.WriteString(s.out, frameBegin+b.String()+"\x1b[m"+frameEnd) //nolint:errcheck // a lost frame is redrawn by the next
+}
+
+// row rewrites row i (from 0). A row as wide as the screen is not followed
+// by an erase, which at the last column would erase its last character.
+func (s *screen) row(i int, text string) {
+	b := &s.buf
+	b.WriteString("\x1b[")
+	b.WriteString(strconv.Itoa(i + 1))
+	b.WriteString(";1H\x1b[m")
+	if s.width > 0 && ansi.StringWidth(text) > s.width {
+		text = ansi.Truncate(text, s.width, "")
+	}
+	b.WriteString(text)
+	if ansi.StringWidth(text) < s.width || s.width == 0 {
+		b.WriteString("\x1b[m\x1b[K")
+	}
+}

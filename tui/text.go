@@ -1,0 +1,199 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agenttui/agenttui/internal/sanitize"
+)
+
+// tabWidth is the distance between tab stops when tabs in untrusted text are
+// expanded: the terminal must never see a tab, whose width depends on the
+// cursor position and would shift the columns of the board.
+const tabWidth = 4
+
+// clean makes untrusted text safe to draw: escape sequences and control
+// characters become visible placeholders (newlines stay) and tabs become
+// spaces.
+func clean(s string) string { return expandTabs(sanitize.Text(s)) }
+
+// cleanLine makes untrusted text safe to draw on one line: newlines become
+// "⏎ " and tabs spaces.
+func cleanLine(s string) string { return sanitize.Line(s) }
+
+// expandTabs replaces each tab with the spaces up to the next tab stop,
+// counting display columns from the start of each line.
+func expandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	col := 0
+	for _, r := range s {
+		switch r {
+		case '\t':
+			n := tabWidth - col%tabWidth
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		case '\n':
+			b.WriteRune(r)
+			col = 0
+		default:
+			b.WriteRune(r)
+			col += runeWidth(r)
+		}
+	}
+	return b.String()
+}
+
+// runeWidth returns the display width of r, with a fast path for ASCII.
+func runeWidth(r rune) int {
+	if r < 0x80 {
+		return 1
+	}
+	return ansi.StringWidth(string(r))
+}
+
+// cut shortens s to at most w display columns, ending with an ellipsis when
+// something was cut. s may carry the console's own styling.
+func cut(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// pad cuts s to w columns and fills it with spaces to exactly w.
+func pad(s string, w int) string {
+	s = cut(s, w)
+	if n := w - ansi.StringWidth(s); n > 0 {
+		s += strings.Repeat(" ", n)
+	}
+	return s
+}
+
+// cell fits s in a column of w: cut to leave one space before the next
+// column, then padded.
+func cell(s string, w int) string { return pad(cut(s, w-1), w) }
+
+// preview renders untrusted text on one line for a glance: clean, with runs
+// of spaces collapsed. The exact text stays in the detail pane.
+func preview(s string) string {
+	return strings.Join(strings.Fields(cleanLine(s)), " ")
+}
+
+// wrap breaks plain text into lines of at most w columns, at spaces where it
+// can and inside words where it must. The text must already be clean.
+func wrap(s string, w int) []string {
+	if w < 1 {
+		w = 1
+	}
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if ansi.StringWidth(line) <= w {
+			out = append(out, line)
+			continue
+		}
+		out = append(out, strings.Split(ansi.Wrap(line, w, ""), "\n")...)
+	}
+	return out
+}
+
+// indent wraps clean text to w columns with prefix before every line.
+func indent(s, prefix string, w int) []string {
+	lines := wrap(s, w-ansi.StringWidth(prefix))
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return lines
+}
+
+// prettyJSON indents raw JSON for reading; text that is not JSON is returned
+// as it is. The result is untrusted and must still be cleaned.
+func prettyJSON(raw []byte) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// shortArgs renders a call's arguments on one line for the board, in the
+// order the model sent them: key=value, strings unquoted unless they hold a
+// space. The result is clean.
+func shortArgs(raw json.RawMessage) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
+		return cleanLine(string(bytes.TrimSpace(raw)))
+	}
+	var b strings.Builder
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteString("  ")
+		}
+		key, _ := k.(string)
+		b.WriteString(key)
+		b.WriteByte('=')
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			if s == "" || strings.ContainsAny(s, " \t\n") {
+				s = `"` + s + `"`
+			}
+			b.WriteString(s)
+		} else {
+			var c bytes.Buffer
+			if json.Compact(&c, v) == nil {
+				b.Write(c.Bytes())
+			} else {
+				b.Write(v)
+			}
+		}
+		if b.Len() > 4096 {
+			// The board shows one line; the rest is in the detail pane.
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return "(no arguments)"
+	}
+	return cleanLine(b.String())
+}
+
+// relative shows path relative to the workspace root ws.
+func relative(ws, path string) string {
+	switch {
+	case ws == "":
+		return path
+	case path == ws:
+		return "."
+	case strings.HasPrefix(path, ws+"/"):
+		return path[len(ws)+1:]
+	}
+	return path
+}
+
+// relativeAll replaces the workspace root in text with paths relative to it,
+// as the board and detail pane show scopes.
+func relativeAll(ws, text string) string {
+	if ws == "" || !strings.Contains(text, ws) {
+		return text
+	}
+	text = strings.ReplaceAll(text, ws+"/", "")
+	return strings.ReplaceAll(text, ws, ".")
+}

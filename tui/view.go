@@ -1,0 +1,202 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agenttui/agenttui/runtime"
+)
+
+// sizes are the heights of the parts of the screen, from the top.
+type sizes struct {
+	header, transcript, board, detail, note, input, status int
+}
+
+// plan divides the screen's height between the parts. The header, note,
+// input and status lines are fixed; the call board takes what its reply
+// needs up to two fifths of the rest; the detail pane a quarter (half when
+// expanded); the transcript what remains.
+func (m *Model) plan() sizes {
+	s := sizes{header: 2, note: 1, input: m.input.lines(), status: 1}
+	if m.opts.Description != "" && m.height >= 24 {
+		s.header = 3
+	}
+	rest := m.height - s.header - s.note - s.input - s.status
+	if rest < 3 {
+		return s
+	}
+	if r := m.board.reply; r == nil {
+		s.board = 2
+	} else {
+		need := 1 + len(r.calls)
+		batches := map[int]bool{}
+		for _, c := range r.calls {
+			batches[c.batch] = true
+		}
+		if !r.invalid {
+			need += len(batches)
+		}
+		if r.cut != "" {
+			need++
+		}
+		s.board = min(need, max(3, rest*2/5))
+		s.detail = min(7, max(2, rest/4))
+		if m.detail.expanded {
+			s.detail = max(4, rest/2)
+		}
+	}
+	s.transcript = rest - s.board - s.detail
+	for s.transcript < 1 && s.detail > 0 {
+		s.detail--
+		s.transcript++
+	}
+	for s.transcript < 1 && s.board > 1 {
+		s.board--
+		s.transcript++
+	}
+	return s
+}
+
+// layout tells the parts the sizes they are drawn at, which their scrolling
+// works in.
+func (m *Model) layout() {
+	if l := m.transcript.live; l != nil {
+		// The streaming reply ends with a spinner while the model replies.
+		l.frame = ""
+		if m.thinking && m.ticking {
+			l.frame = m.spin.View()
+		}
+	}
+	s := m.plan()
+	m.transcript.setSize(m.width, s.transcript)
+	m.detail.height = s.detail
+}
+
+// tooSmall reports whether the terminal is below the minimum size.
+func (m Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
+
+// View draws the whole screen: exactly height lines, none wider than width.
+func (m Model) View() string {
+	if m.width == 0 || m.height == 0 {
+		// The size is not known yet; the first real frame follows at once.
+		return "agenttui"
+	}
+	if m.tooSmall() {
+		return m.smallView()
+	}
+	s := m.plan()
+	parts := make([]string, 0, 8)
+	parts = append(parts, m.headerView(s.header))
+	if m.help.open {
+		parts = append(parts, m.help.View(m.keys, m.width, s.transcript+s.board+s.detail))
+	} else {
+		parts = append(parts,
+			m.transcript.View(m.width, s.transcript, m.focus == focusTranscript),
+			m.board.View(m.width, s.board, m.spin.View(), m.focus == focusBoard))
+		if s.detail > 0 {
+			parts = append(parts, m.detail.View(m.board.focused(), m.board.reply, m.opts.Workspace, m.width, s.detail))
+		}
+	}
+	parts = append(parts, stAccent.Render(cut(m.note, m.width)))
+	parts = append(parts, m.input.View(m.width, m.focus == focusInput, m.run != nil))
+	parts = append(parts, m.statusView())
+	return strings.Join(parts, "\n")
+}
+
+// smallView is the notice drawn below the minimum size.
+func (m Model) smallView() string {
+	lines := []string{
+		cut("agenttui: terminal too small", m.width),
+		cut(fmt.Sprintf("it is %d×%d; need ≥ %d×%d", m.width, m.height, MinWidth, MinHeight), m.width),
+		cut("enlarge the window (ctrl+c twice quits)", m.width),
+	}
+	return joinLines(lines, m.height)
+}
+
+// headerView draws the header: the program, a DEMO badge in the demo, the
+// model, the approval mode, the goal and the scenario's description.
+func (m Model) headerView(height int) string {
+	var b strings.Builder
+	b.WriteString(stTitle.Render("agenttui"))
+	if m.opts.Demo {
+		b.WriteString(" " + stBadge.Render("[DEMO]"))
+	}
+	b.WriteString(stDim.Render(" · model ") + m.model)
+	b.WriteString(stDim.Render(" · mode ") + stBold.Render(cleanLine(string(m.mode))) + stDim.Render(" (shift+tab)"))
+	b.WriteString(stDim.Render(" · focus ") + m.focus.String())
+	lines := []string{cut(b.String(), m.width)}
+	goal := m.goal
+	if goal == "" {
+		goal = stDim.Render("none yet")
+	}
+	lines = append(lines, cut(stDim.Render("Goal: ")+goal, m.width))
+	if height > 2 {
+		lines = append(lines, stDim.Render(cut(cleanLine(m.opts.Description), m.width)))
+	}
+	return joinLines(lines, height)
+}
+
+// statusView gathers and draws the status bar.
+func (m Model) statusView() string {
+	run, wait, ask := m.board.reply.counts()
+	if m.run == nil {
+		run, wait, ask = 0, 0, 0
+	}
+	info := statusInfo{
+		running: run, waiting: wait, asking: ask,
+		active: m.run != nil, stopping: m.run != nil && m.run.stopping, replying: m.run != nil && m.thinking,
+		usage: m.usage, hints: m.hints(),
+	}
+	if m.ticking {
+		info.frame = m.spin.View()
+	}
+	switch {
+	case m.run != nil && m.ticking:
+		info.elapsed = since(m.now().Sub(m.runStart))
+	case m.run != nil:
+		// Nothing moves, so nothing ticks: a static "since" instead of a
+		// counter that would need redrawing.
+		if pending := m.board.reply.pending(0); len(pending) > 0 {
+			info.elapsed = "waiting for you since " + clockTime(pending[0].askedAt)
+		}
+	case m.last != nil:
+		info.elapsed = "took " + since(m.runTook)
+	}
+	if m.run == nil && m.last != nil {
+		switch m.last.Status {
+		case runtime.StatusSucceeded:
+			info.ended = stOK.Render(symOK + " succeeded")
+		case runtime.StatusFailed:
+			info.ended = stErr.Render(symErr + " failed")
+		default:
+			info.ended = stWarn.Render(symAsk + " question")
+		}
+	}
+	return m.status.View(m.width, info)
+}
+
+// hints are the keys that do something now.
+func (m Model) hints() string {
+	switch {
+	case m.help.open:
+		return "esc/? close help"
+	case m.focus == focusInput && m.input.mode == modeReason:
+		return "enter skip the call · esc cancel"
+	case m.focus == focusInput && m.run != nil:
+		return "esc stop · tab board · ctrl+c×2 quit"
+	case m.focus == focusInput:
+		return "enter send · tab board · f1 help · ctrl+c×2 quit"
+	case m.focus == focusBoard:
+		c := m.board.focused()
+		switch {
+		case c != nil && c.req != nil && !m.board.armed():
+			return "approval keys paused ½ s: the approval just changed"
+		case c != nil && c.req != nil:
+			return "y approve · n skip · a batch · A all · enter details"
+		case len(m.board.reply.pending(0)) > 0 && m.board.armed():
+			return "↑↓ focus · A approve all · enter details"
+		}
+		return "↑↓ focus · enter details · ? help"
+	}
+	return "↑↓ pgup pgdn scroll · end follow · tab next"
+}
