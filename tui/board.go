@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/runtime"
 )
 
 // DefaultGrace is how long y, n, a and A are ignored after the approval
@@ -48,6 +49,7 @@ type approvalSig struct {
 type boardAction struct {
 	note          string
 	skip          *call
+	grant         *call
 	toggleDetails bool
 }
 
@@ -137,13 +139,13 @@ func (b *boardModel) Update(msg tea.KeyMsg) boardAction {
 		b.move(1)
 	case key.Matches(msg, b.Keys.Details):
 		return boardAction{toggleDetails: true}
-	case key.Matches(msg, b.Keys.Approve, b.Keys.Skip, b.Keys.ApproveBatch, b.Keys.ApproveAll):
+	case key.Matches(msg, b.Keys.Approve, b.Keys.Skip, b.Keys.Grant, b.Keys.ApproveBatch, b.Keys.ApproveAll):
 		return b.approval(msg)
 	}
 	return boardAction{}
 }
 
-// approval handles y, n, a and A.
+// approval handles y, n, g, a and A.
 func (b *boardModel) approval(msg tea.KeyMsg) boardAction {
 	k := msg.String()
 	if !b.armed() {
@@ -163,6 +165,11 @@ func (b *boardModel) approval(msg tea.KeyMsg) boardAction {
 			return boardAction{note: "the focused call is not waiting for approval"}
 		}
 		return boardAction{skip: c}
+	case key.Matches(msg, b.Keys.Grant):
+		if c == nil || c.req == nil {
+			return boardAction{note: "the focused call is not waiting for approval: g grants from a call that asks"}
+		}
+		return boardAction{grant: c}
 	case key.Matches(msg, b.Keys.ApproveBatch):
 		if c == nil {
 			return boardAction{}
@@ -220,6 +227,20 @@ func (b *boardModel) columns(width int) columns {
 	// Arguments get up to two fifths of what is left, less when they are
 	// short, so the state and outcome have room.
 	c.args = min(args+1, max(4, rest*2/5))
+	// A state that says more (which grant cleared a call, a retry) takes
+	// room from the arguments, down to a quarter of the row. A call that
+	// asks keeps its arguments in full view: they are what the person
+	// decides on.
+	need := 0
+	for _, x := range r.calls {
+		if (x.retrying || x.attempt > 1 || clearedBy(x) != "") && r.state(x) != stateAsking {
+			head, _, _ := b.stateHead(x, " ")
+			need = max(need, ansi.StringWidth(head)+1)
+		}
+	}
+	if need > rest-c.args {
+		c.args = max(min(c.args, max(4, rest/4)), rest-need)
+	}
 	c.state = rest - c.args
 	return c
 }
@@ -364,18 +385,22 @@ func (b *boardModel) elapsed(c *call) string {
 // stateText says where c stands, with the outcome for a settled call, and
 // the style to draw it in.
 func (b *boardModel) stateText(c *call, frame string) (string, func(...string) string) {
-	r := b.reply
-	result := func() string {
-		if c.result == "" {
-			return ""
-		}
-		return " → " + preview(c.result)
+	s, style, withResult := b.stateHead(c, frame)
+	if withResult && c.result != "" {
+		s += " → " + preview(c.result)
 	}
+	return s, style
+}
+
+// stateHead says where c stands without what the model read, the style to
+// draw it in, and whether a preview of what the model read follows.
+func (b *boardModel) stateHead(c *call, frame string) (string, func(...string) string, bool) {
+	r := b.reply
 	switch r.state(c) {
 	case stateQueued:
-		return symQueued + " queued", stDim.Render
+		return symQueued + " queued" + clearedBy(c), stDim.Render, false
 	case stateWaiting:
-		return symWaiting + " waits for " + numbers(r.pendingDeps(c)), stDim.Render
+		return symWaiting + " waits for " + numbers(r.pendingDeps(c)) + clearedBy(c), stDim.Render, false
 	case stateAsking:
 		s := symAsk + " needs approval"
 		if deps := r.pendingDeps(c); len(deps) > 0 {
@@ -384,40 +409,77 @@ func (b *boardModel) stateText(c *call, frame string) (string, func(...string) s
 		if d := lastDecision(c); d != nil {
 			s += " · " + d.by + ": " + relativeAll(b.workspace, d.reason)
 		}
-		return s, stWarn.Render
+		return s, stWarn.Render, false
 	case stateAnswered:
 		if c.answered == "approved" {
-			return symAnswered + " approved, starting", stAccent.Render
+			return symAnswered + " approved, starting", stAccent.Render, false
 		}
-		return symAnswered + " skipping", stAccent.Render
+		return symAnswered + " skipping", stAccent.Render, false
 	case stateRunning:
+		if c.retrying {
+			s := fmt.Sprintf("%s retry: attempt %d in %s · attempt %d failed (%s)",
+				symRetry, c.attempt+1, since(c.backoff), c.attempt, c.failure)
+			return s, stWarn.Render, false
+		}
 		s := symRunning + " running " + frame
 		if c.attempt > 1 {
-			s += fmt.Sprintf(" (attempt %d)", c.attempt)
+			s += fmt.Sprintf(" · attempt %d", c.attempt)
+			if c.failure != "" {
+				s += " (after " + c.failure + ")"
+			}
 		}
-		return s, stAccent.Render
+		return s + clearedBy(c), stAccent.Render, false
 	case stateSucceeded:
-		return symOK + " succeeded" + result(), stOK.Render
+		return symOK + " succeeded" + retried(c) + clearedBy(c), stOK.Render, true
 	case stateError:
-		return symErr + " error " + c.kind + result(), stErr.Render
+		return symErr + " error " + c.kind + retried(c) + clearedBy(c), stErr.Render, true
 	case stateSkipped:
 		by := ""
 		if d := lastDecision(c); d != nil && d.what == "skip" {
 			by = " by " + d.by
 		}
-		return symSkipped + " skipped" + by + result(), stWarn.Render
+		return symSkipped + " skipped" + by, stWarn.Render, true
 	case stateDenied:
-		return symDenied + " denied" + result(), stErr.Render
+		return symDenied + " denied" + clearedBy(c), stErr.Render, true
 	case stateNotRun:
-		return symSkipped + " not run: stopped before it started", stWarn.Render
+		return symSkipped + " not run: stopped before it started", stWarn.Render, false
 	case statePartly:
-		return symPartly + " may have partly run: stopped while running", stErr.Render
+		if restarted(c) {
+			return symPartly + " may have partly run: the session restarted while it ran", stErr.Render, false
+		}
+		return symPartly + " may have partly run: stopped while running", stErr.Render, false
 	case stateUnfinished:
-		return symPartly + " did not finish (it only reads; safe to run again)", stWarn.Render
+		return symPartly + " did not finish (it only reads; safe to run again)", stWarn.Render, false
 	default:
-		return symInvalid + " not run: invalid reply" + result(), stErr.Render
+		return symInvalid + " not run: invalid reply", stErr.Render, true
 	}
 }
+
+// clearedBy names the session grant that let c run, if one did: the board
+// says which grant cleared each call.
+func clearedBy(c *call) string {
+	d := lastDecision(c)
+	if d == nil || d.what != "run" {
+		return ""
+	}
+	if label, ok := strings.CutPrefix(d.by, "grant:"); ok {
+		return " · cleared by grant: " + label
+	}
+	return ""
+}
+
+// retried says how many attempts a settled call took, when it took more
+// than one.
+func retried(c *call) string {
+	if c.attempt > 1 {
+		return fmt.Sprintf(" after %d attempts", c.attempt)
+	}
+	return ""
+}
+
+// restarted reports whether a call was caught unfinished by a restart of
+// the session, rather than by the person stopping the turn.
+func restarted(c *call) bool { return strings.Contains(c.result, runtime.RestartReason) }
 
 func lastDecision(c *call) *decision {
 	if len(c.decisions) == 0 {

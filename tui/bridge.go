@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -104,6 +105,27 @@ func (b *Bridge) Approve(ctx context.Context, req approval.Request) approval.Ans
 		return approval.SkipWith("the console was closed")
 	}
 }
+
+// Open hands the console the session it shows, once Options.Open has made
+// it ready. It is queued like an event, so the session's history is shown
+// before anything that happens after it.
+func (b *Bridge) Open(o Opened) { b.push(o) }
+
+// Servers reports the state of every MCP server; the console shows the
+// latest report in its header. Call it whenever a server's state or tools
+// change; it never blocks.
+func (b *Bridge) Servers(s []Server) { b.push(serversMsg(slices.Clone(s))) }
+
+// Waiting says the run waits for something before its first turn, such as
+// "MCP servers to start"; empty says it no longer does. The console shows
+// it where it would say the model is replying.
+func (b *Bridge) Waiting(what string) { b.push(waitingMsg(what)) }
+
+// serversMsg is the latest report of the MCP servers.
+type serversMsg []Server
+
+// waitingMsg is what the run waits for before its first turn.
+type waitingMsg string
 
 // Close stops the Bridge: later events are dropped, waiting approvals are
 // skipped, and the console stops listening.

@@ -58,6 +58,11 @@ type call struct {
 	startedAt time.Time
 	attempt   int
 	retries   []string
+	// retrying says a failed attempt will be repeated once backoff has
+	// passed; failure is what that attempt failed with.
+	retrying bool
+	failure  string
+	backoff  time.Duration
 
 	done        bool
 	outcome     string
@@ -169,6 +174,9 @@ func (r *reply) pendingDeps(c *call) []int {
 
 // apply updates the reply with one event of its turn.
 func (r *reply) apply(e runtime.Event) {
+	if r == nil {
+		return
+	}
 	r.version++
 	switch ev := e.(type) {
 	case runtime.CallDecision:
@@ -187,7 +195,7 @@ func (r *reply) apply(e runtime.Event) {
 		if c == nil || ev.Turn != r.turn {
 			return
 		}
-		c.started, c.attempt = true, ev.Attempt
+		c.started, c.attempt, c.retrying = true, ev.Attempt, false
 		if ev.Attempt <= 1 || c.startedAt.IsZero() {
 			c.startedAt = ev.At.Time
 		}
@@ -199,6 +207,9 @@ func (r *reply) apply(e runtime.Event) {
 			return
 		}
 		c.retries = append(c.retries, cleanLine(fmt.Sprintf("attempt %d failed (%s); retrying in %d ms", ev.Attempt-1, ev.Failure, ev.BackoffMS)))
+		c.retrying, c.failure = true, cleanLine(ev.Failure)
+		c.backoff = time.Duration(ev.BackoffMS) * time.Millisecond
+		c.attempt = ev.Attempt - 1
 		c.version++
 	case runtime.CallFinished:
 		c := r.get(ev.Index)
@@ -216,6 +227,7 @@ func (r *reply) apply(e runtime.Event) {
 		}
 		c.req = nil
 		c.asking = false
+		c.retrying = false
 		c.version++
 	case runtime.TurnEnded:
 		if ev.Turn == r.turn {

@@ -14,9 +14,19 @@
 // grouped into the batches that run together; the detail pane of the focused
 // call; the input line; the status bar. Each part is its own small model in
 // this package, in the style of the bubbles components: transcriptModel,
-// boardModel, detailPane, inputLine, statusBar and helpOverlay, each with
-// its own Update, View and key map (see KeyMap); Model only routes messages
-// to them and lays them out. Run draws the console on a terminal.
+// boardModel, detailPane, inputLine, grantChooser (g on a pending call),
+// serverLine (the MCP servers in the header), statusBar and helpOverlay,
+// each with its own Update and View and, where it takes keys, its key map
+// (see KeyMap); Model only routes messages to them and lays them out. Run
+// draws the console on a terminal.
+//
+// Nothing slow happens before the first frame. A caller with work to do
+// before the session can run (reading a journal, starting MCP servers)
+// passes Options.Open, which the console calls after its first frame, and
+// hands the session over with Bridge.Open: a stored session's events
+// (Opened.History) go through the same path as live ones, so the earlier
+// transcript looks as it did, and an interrupted run carries on as a run
+// (Opened.Resume).
 //
 // One goroutine owns each piece of mutable state: everything in Model is
 // touched only by bubbletea's event loop; the Bridge's queue is guarded by

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/model"
 )
 
 // userItem is something the person typed: a goal, an answer or a follow-up.
@@ -52,9 +53,13 @@ func (g groupItem) lines(width int) []string {
 	return out
 }
 
-// newGroup records the calls of a reply whose turn has ended.
-func newGroup(r *reply, ws string) groupItem {
+// newGroup records the calls of a reply whose turn has ended, with the
+// tokens the turn used when the model reported them.
+func newGroup(r *reply, ws string, used model.Usage) groupItem {
 	g := groupItem{head: fmt.Sprintf("turn %d · %d call(s)", r.turn, len(r.calls))}
+	if used.InputTokens+used.OutputTokens > 0 {
+		g.head += " · " + tokens(used)
+	}
 	if r.invalid {
 		g.head += " · invalid reply: nothing ran"
 		if r.cut != "" {

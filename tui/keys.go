@@ -39,6 +39,9 @@ type BoardKeys struct {
 	Approve key.Binding
 	// Skip skips the focused call, asking for an optional reason.
 	Skip key.Binding
+	// Grant offers session grants from the focused call: its tool for the
+	// session, or within the folders it touches.
+	Grant key.Binding
 	// ApproveBatch approves every pending call of the focused call's batch.
 	ApproveBatch key.Binding
 	// ApproveAll approves every pending call.
@@ -54,9 +57,33 @@ func DefaultBoardKeys() BoardKeys {
 		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "focus the next call")),
 		Approve:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "approve the focused call")),
 		Skip:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "skip the focused call (type a reason, enter)")),
+		Grant:        key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "grant for the session: its tool, or its tool within a folder (1/2)")),
 		ApproveBatch: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve every pending call of the batch")),
 		ApproveAll:   key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "approve every pending call")),
 		Details:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "expand or collapse details (what the model read)")),
+	}
+}
+
+// GrantKeys are the keys of the grant chooser, active while it is open.
+type GrantKeys struct {
+	// Up and Down move the selection.
+	Up, Down key.Binding
+	// Pick chooses a grant by its number.
+	Pick key.Binding
+	// Choose gives the selected grant.
+	Choose key.Binding
+	// Cancel closes the chooser without a grant.
+	Cancel key.Binding
+}
+
+// DefaultGrantKeys returns the grant chooser's key map.
+func DefaultGrantKeys() GrantKeys {
+	return GrantKeys{
+		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "select the previous grant")),
+		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "select the next grant")),
+		Pick:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1/2", "give that grant")),
+		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "give the selected grant")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close without a grant")),
 	}
 }
 
@@ -98,6 +125,8 @@ type KeyMap struct {
 	Global GlobalKeys
 	// Board are the call board's keys, approvals among them.
 	Board BoardKeys
+	// Grant are the grant chooser's keys.
+	Grant GrantKeys
 	// Transcript are the transcript's scrolling keys.
 	Transcript TranscriptKeys
 	// Input are the input line's keys.
@@ -109,6 +138,7 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Global:     DefaultGlobalKeys(),
 		Board:      DefaultBoardKeys(),
+		Grant:      DefaultGrantKeys(),
 		Transcript: DefaultTranscriptKeys(),
 		Input:      DefaultInputKeys(),
 	}
@@ -123,7 +153,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	b, g, t := k.Board, k.Global, k.Transcript
 	return [][]key.Binding{
-		{b.Up, b.Down, b.Approve, b.Skip, b.ApproveBatch, b.ApproveAll, b.Details},
+		{b.Up, b.Down, b.Approve, b.Skip, b.Grant, b.ApproveBatch, b.ApproveAll, b.Details},
 		{k.Input.Submit, t.Up, t.Down, t.Top, t.Bottom, g.PageUp, g.PageDown},
 		{g.Focus, g.Mode, g.Stop, g.Quit, g.Help},
 	}

@@ -46,8 +46,22 @@ type Options struct {
 	// Workspace is the folder the agent works in; footprints are shown
 	// relative to it.
 	Workspace string
-	// Goal, when set, starts a run at once.
+	// Goal, when set, starts a run at once (once the session is open, when
+	// Open is set).
 	Goal string
+	// Session names the session in the header; Opened.ID may name it
+	// later.
+	Session string
+	// Open, when set, is called once, in its own goroutine, after the first
+	// frame: it readies the session (loads a journal, starts tool servers)
+	// and must hand it over with Bridge.Open, exactly once. Until then no
+	// run starts: input sent meanwhile starts once the session is open.
+	// Anything slow belongs here, not before the console is drawn.
+	Open func()
+	// Opening is said in the note line until Open hands the session over,
+	// such as "loading the session…"; empty says nothing, which suits an
+	// opening that takes no time a person would notice.
+	Opening string
 	// Prefill is put in the input line when there is no Goal, such as the
 	// demo's goal.
 	Prefill string
@@ -100,6 +114,8 @@ type Model struct {
 	board      boardModel
 	detail     detailPane
 	input      inputLine
+	grant      grantChooser
+	servers    serverLine
 	status     statusBar
 	help       helpOverlay
 
@@ -114,7 +130,27 @@ type Model struct {
 	model    string
 	mode     approval.Mode
 	usage    model.Usage
-	last     *runtime.GoalOutcome
+	// turnUsage is the tokens of turn usageTurn, the last the model
+	// reported, shown with the turn's calls and in the status bar.
+	turnUsage model.Usage
+	usageTurn int
+	last      *runtime.GoalOutcome
+	// waiting is what the run waits for before its first turn, such as
+	// MCP servers starting.
+	waiting string
+
+	// session is the session's id for the header.
+	session string
+	// opening is true until Options.Open hands the session over; openErr
+	// says why it could not be opened.
+	opening bool
+	openErr string
+	// queued is input sent while the session was opening.
+	queued string
+	// replaying is true while a session's recorded events are applied;
+	// lastAt is the time of the last event applied.
+	replaying bool
+	lastAt    time.Time
 
 	note      string
 	quitArmed bool
@@ -140,12 +176,18 @@ func New(opts Options) Model {
 		board:      newBoard(opts.Workspace, now, grace),
 		detail:     newDetail(),
 		input:      newInput(opts.Prefill),
+		grant:      newGrantChooser(),
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		goal:       cleanLine(opts.Goal),
 		model:      cleanLine(opts.Model),
 		mode:       mode,
+		session:    cleanLine(opts.Session),
+		opening:    opts.Open != nil,
 	}
-	m.board.Keys, m.transcript.Keys, m.input.Keys = m.keys.Board, m.keys.Transcript, m.keys.Input
+	m.board.Keys, m.transcript.Keys, m.input.Keys, m.grant.Keys = m.keys.Board, m.keys.Transcript, m.keys.Input, m.keys.Grant
+	if opts.Demo {
+		m.transcript.add(noteItem{text: realModelHint})
+	}
 	switch {
 	case opts.Goal != "":
 	case opts.Demo:
@@ -156,13 +198,24 @@ func New(opts Options) Model {
 	default:
 		m.note = "Type a goal and press enter · f1 lists every key"
 	}
+	if m.opening && opts.Opening != "" {
+		m.note = opts.Opening
+	}
 	return m
 }
 
-// Init starts listening to the Bridge, and the run when a goal was given.
+// realModelHint is the line the demo shows about using a real model.
+const realModelHint = "Demo mode · to use a real model: export OPENAI_API_KEY=… and run agenttui --model openai:gpt-4o " +
+	"(or anthropic:… with ANTHROPIC_API_KEY, or OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama)"
+
+// Init starts listening to the Bridge, opens the session when Options.Open
+// is set, and starts the run when a goal was given. Init's commands run
+// after the first frame is drawn.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.bridge.wait()}
-	if m.opts.Goal != "" {
+	if open := m.opts.Open; open != nil {
+		cmds = append(cmds, func() tea.Msg { open(); return nil })
+	} else if m.opts.Goal != "" {
 		goal := m.opts.Goal
 		cmds = append(cmds, func() tea.Msg { return startMsg{input: goal} })
 	}
@@ -199,9 +252,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 	case eventsMsg:
 		for _, item := range msg {
-			m.apply(item)
+			cmds = append(cmds, m.apply(item))
 		}
 		cmds = append(cmds, m.board.externalChange(), m.bridge.wait())
+		if m.grant.stale() {
+			m.grant.close()
+			m.note = "the call is no longer waiting for approval; no grant given"
+		}
 	case startMsg:
 		cmds = append(cmds, m.start(msg.input))
 	case spinner.TickMsg:
@@ -231,152 +288,6 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// apply takes one item from the Bridge into the console's state.
-func (m *Model) apply(item any) {
-	switch ev := item.(type) {
-	case runtime.RunStarted:
-		m.goal, m.model, m.runStart = cleanLine(ev.Goal), cleanLine(ev.Model), ev.At.Time
-		if ev.Mode != "" {
-			m.mode = approval.Mode(ev.Mode)
-		}
-		label := "you"
-		switch {
-		case ev.Input == ev.Goal && m.last == nil:
-			label = "goal"
-		case m.last != nil && m.last.Status == runtime.StatusRefused:
-			label = "answer"
-		}
-		m.transcript.add(userItem{label: label, text: clean(ev.Input)})
-	case runtime.TurnStarted:
-		m.thinking = true
-		m.transcript.live = &liveText{turn: ev.Turn}
-	case runtime.TextDelta:
-		if m.transcript.live == nil {
-			m.transcript.live = &liveText{turn: ev.Turn}
-		}
-		m.transcript.live.text.WriteString(ev.Text)
-	case runtime.UsageReported:
-		m.usage = ev.Total
-	case runtime.ReplyReceived:
-		m.thinking = false
-		m.transcript.live = nil
-		if text := clean(ev.Text); strings.TrimSpace(text) != "" {
-			m.transcript.add(modelItem{text: text})
-		}
-		if len(ev.Calls) > 0 || ev.Cut != nil {
-			m.board.setReply(newReply(ev))
-			m.detail.focusChanged()
-		}
-	case runtime.InvalidReply:
-		if r := m.board.reply; r != nil && r.turn == ev.Turn {
-			r.invalidResults(ev)
-		}
-	case runtime.CallDecision, runtime.CallStarted, runtime.CallRetried, runtime.CallFinished:
-		if r := m.board.reply; r != nil {
-			r.apply(ev.(runtime.Event))
-		}
-	case runtime.TurnEnded:
-		if r := m.board.reply; r != nil && r.turn == ev.Turn {
-			r.apply(ev)
-			m.transcript.add(newGroup(r, m.opts.Workspace))
-		}
-	case runtime.Notice:
-		m.transcript.add(noteItem{text: clean(ev.Level + ": " + ev.Text), warn: ev.Level != "info"})
-	case runtime.RunFinished:
-		m.finish(ev.Outcome)
-	case approvalRequest:
-		if !m.board.reply.attach(ev) {
-			// A request for a call the board does not show cannot be
-			// answered by anyone: skip it rather than hang the run.
-			ev.answer <- approval.SkipWith("the console could not show this call to the person")
-		}
-	case approvalGone:
-		m.board.reply.detach(ev.id)
-	case runDone:
-		if m.run == ev.run {
-			m.run = nil
-			if m.last == nil {
-				o := ev.outcome
-				m.last = &o
-			}
-		}
-	}
-}
-
-// finish shows a run's outcome and readies the input for what comes next.
-func (m *Model) finish(o runtime.GoalOutcome) {
-	if l := m.transcript.live; l != nil && strings.TrimSpace(l.text.String()) != "" {
-		m.transcript.add(modelItem{text: clean(l.text.String())})
-	}
-	m.transcript.live = nil
-	m.thinking = false
-	m.last = &o
-	m.runTook = m.now().Sub(m.runStart)
-	m.transcript.add(outcomeItem{o: o})
-	if m.input.mode == modeReason {
-		m.input.closeReason()
-	}
-	if o.Status == runtime.StatusRefused {
-		m.input.setMode(modeAnswer, o.Summary)
-	} else {
-		m.input.setMode(modeFollowUp, "")
-	}
-	m.transcript.toBottom()
-	// The run is over, so no approval can be pending: moving to the input
-	// cannot make a keystroke approve anything, and the next message is
-	// typed there.
-	m.setFocus(focusInput)
-}
-
-// start begins a run with input.
-func (m *Model) start(input string) tea.Cmd {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	r := &activeRun{ctx: ctx, cancel: cancel, done: make(chan struct{})}
-	m.run = r
-	m.thinking = true
-	m.runStart = m.now()
-	m.input.reset()
-	m.input.setMode(modeGoal, "")
-	if m.last != nil {
-		m.input.setMode(modeFollowUp, "")
-	}
-	m.note = ""
-	m.transcript.toBottom()
-	m.setFocus(focusBoard)
-	run, bridge := m.opts.Run, m.bridge
-	return func() tea.Msg {
-		out := run(ctx, input)
-		r.outcome = out
-		close(r.done)
-		bridge.push(runDone{run: r, outcome: out})
-		return nil
-	}
-}
-
-// stop stops the running turn.
-func (m *Model) stop(why string) {
-	if m.run == nil || m.run.stopping {
-		return
-	}
-	m.run.stopping = true
-	m.run.cancel(runtime.Stop(why))
-}
-
-// needTick reports whether anything on screen moves: a call running or the
-// model replying. Waiting for approval moves nothing.
-func (m *Model) needTick() bool {
-	return m.run != nil && (m.thinking || m.board.reply.anyRunning())
-}
-
-// startTicking starts the spinner when something began to move.
-func (m *Model) startTicking() tea.Cmd {
-	if m.ticking || !m.needTick() {
-		return nil
-	}
-	m.ticking = true
-	return m.spin.Tick
-}
-
 func (m *Model) setFocus(f focusArea) {
 	m.focus = f
 	if f == focusInput {
@@ -404,6 +315,10 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		if key.Matches(msg, g.Help, g.Stop) {
 			m.help.toggle()
 		}
+		return nil
+	}
+	if m.grant.open {
+		m.grantKey(msg)
 		return nil
 	}
 	switch {
@@ -468,6 +383,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			m.input.openReason(act.skip)
 			m.setFocus(focusInput)
 		}
+		if act.grant != nil {
+			m.offerGrants(act.grant)
+		}
 	case focusTranscript:
 		if msg.Paste || len(msg.Runes) > 1 {
 			m.note = "typed text is ignored here: press tab to reach the input"
@@ -495,12 +413,22 @@ func (m *Model) submit() tea.Cmd {
 		m.board.personChange()
 		return nil
 	}
-	if m.run != nil {
+	switch {
+	case m.openErr != "":
+		m.note = "the session could not be opened (see above) · ctrl+c twice quits"
+		return nil
+	case m.run != nil || m.queued != "":
 		m.note = "a run is going: wait for its outcome, or press esc to stop it; your text stays in the input"
 		return nil
-	}
-	if text == "" {
+	case text == "":
 		m.note = "type something first"
+		return nil
+	case m.opening:
+		// The session is being readied (a journal read, servers
+		// started): the input starts as soon as it is open.
+		m.queued = text
+		m.input.reset()
+		m.note = "opening the session; your input starts as soon as it is open"
 		return nil
 	}
 	return m.start(text)
@@ -514,4 +442,41 @@ func (m *Model) cycleMode() {
 	}
 	m.mode = next
 	m.note = fmt.Sprintf("approval mode: %s (for calls of the replies to come)", next)
+}
+
+// offerGrants opens the grant chooser for c, a call waiting for approval,
+// unless no grant could release it.
+func (m *Model) offerGrants(c *call) {
+	req := c.req.req
+	if rule, ok := strings.CutPrefix(req.By, "rule:"); ok {
+		// The policy checks ask rules before grants, so a grant would
+		// change nothing; the screen says so instead of offering one.
+		m.note = fmt.Sprintf("a grant cannot override an ask rule: rule %s asks before this call every time; "+
+			"approve it with y or skip it with n", cleanLine(rule))
+		return
+	}
+	p := m.opts.Policy
+	if p == nil {
+		m.note = "grants are not available in this console"
+		return
+	}
+	grants := p.GrantOptions(req)
+	labels := make([]string, len(grants))
+	for i, g := range grants {
+		labels[i] = p.GrantLabel(g)
+	}
+	m.grant.show(c, grants, labels)
+}
+
+// grantKey routes a key to the open grant chooser and gives the grant it
+// picks, which releases at once every waiting call the grant covers.
+func (m *Model) grantKey(msg tea.KeyMsg) {
+	act := m.grant.Update(msg, m.board.armed())
+	m.note = act.note
+	if act.grant == nil {
+		return
+	}
+	n := m.opts.Policy.AddGrant(*act.grant)
+	m.note = fmt.Sprintf("granted %s for the rest of the session: it released %d waiting call(s)", act.label, n)
+	m.board.personChange()
 }

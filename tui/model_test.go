@@ -195,7 +195,7 @@ func TestHelpListsEveryKey(t *testing.T) {
 			mustContain(t, screen, b.Help().Key, b.Help().Desc)
 		}
 	}
-	mustNotContain(t, screen, "grant")
+	mustContain(t, screen, "g            grant for the session")
 	h.key("esc")
 	mustNotContain(t, h.view(), "esc or ? closes this")
 	// ? opens help from the board, but is text in the input.

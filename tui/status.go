@@ -16,8 +16,9 @@ type statusBar struct{}
 type statusInfo struct {
 	running, waiting, asking   int
 	active, stopping, replying bool
+	waitingFor                 string
 	frame                      string
-	usage                      model.Usage
+	usage, turn                model.Usage
 	elapsed                    string
 	hints                      string
 	ended                      string
@@ -34,7 +35,10 @@ func (statusBar) View(width int, s statusInfo) string {
 		if s.frame == "" {
 			p = fmt.Sprintf("running %d · waiting %d", s.running, s.waiting)
 		}
-		if s.replying {
+		switch {
+		case s.waitingFor != "":
+			p += " · waiting for " + s.waitingFor
+		case s.replying:
 			p += " · model replying"
 		}
 		parts = append(parts, stAccent.Render(p))
@@ -53,9 +57,18 @@ func (statusBar) View(width int, s statusInfo) string {
 	}
 	parts = append(parts, stKey.Render(s.hints))
 	if s.usage.InputTokens+s.usage.OutputTokens > 0 {
-		parts = append(parts, stDim.Render(fmt.Sprintf("tokens %s in · %s out", count(s.usage.InputTokens), count(s.usage.OutputTokens))))
+		t := tokens(s.usage)
+		if s.turn.InputTokens+s.turn.OutputTokens > 0 {
+			t += fmt.Sprintf(" (last turn %s/%s)", count(s.turn.InputTokens), count(s.turn.OutputTokens))
+		}
+		parts = append(parts, stDim.Render(t))
 	}
 	return cut(strings.Join(parts, stDim.Render(" │ ")), width)
+}
+
+// tokens renders token usage: "tokens 12.3k in · 950 out".
+func tokens(u model.Usage) string {
+	return fmt.Sprintf("tokens %s in · %s out", count(u.InputTokens), count(u.OutputTokens))
 }
 
 // count renders a token count compactly: 950, 12.3k, 4.5M.

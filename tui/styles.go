@@ -37,6 +37,7 @@ const (
 	symAsk      = "?"
 	symAnswered = "…"
 	symRunning  = "▶"
+	symRetry    = "↻"
 	symOK       = "✓"
 	symErr      = "✗"
 	symSkipped  = "⊘"

@@ -50,8 +50,9 @@ type liveText struct {
 	turn int
 	text strings.Builder
 	// frame is the spinner frame drawn after the text while the model
-	// replies.
-	frame string
+	// replies; waiting, when set, is what the run waits for instead.
+	frame   string
+	waiting string
 }
 
 func newTranscript() transcriptModel {
@@ -207,7 +208,10 @@ func (l *liveText) lines(width int) []string {
 	if strings.TrimSpace(text) != "" {
 		out = modelLines(text, width)
 	}
-	if l.frame != "" {
+	switch {
+	case l.frame != "" && l.waiting != "":
+		out = append(out, stDim.Render(cut("  "+l.frame+" waiting for "+l.waiting+" before the first turn…", width)))
+	case l.frame != "":
 		out = append(out, stDim.Render(cut("  "+l.frame+" the model is replying…", width)))
 	}
 	if len(out) == 0 {

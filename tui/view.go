@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 )
 
@@ -18,8 +19,14 @@ type sizes struct {
 // expanded); the transcript what remains.
 func (m *Model) plan() sizes {
 	s := sizes{header: 2, note: 1, input: m.input.lines(), status: 1}
+	if m.grant.open {
+		s.input = m.grant.lines()
+	}
+	if m.servers.shown() {
+		s.header++
+	}
 	if m.opts.Description != "" && m.height >= 24 {
-		s.header = 3
+		s.header++
 	}
 	rest := m.height - s.header - s.note - s.input - s.status
 	if rest < 3 {
@@ -62,7 +69,7 @@ func (m *Model) plan() sizes {
 func (m *Model) layout() {
 	if l := m.transcript.live; l != nil {
 		// The streaming reply ends with a spinner while the model replies.
-		l.frame = ""
+		l.frame, l.waiting = "", m.waiting
 		if m.thinking && m.ticking {
 			l.frame = m.spin.View()
 		}
@@ -98,7 +105,11 @@ func (m Model) View() string {
 		}
 	}
 	parts = append(parts, stAccent.Render(cut(m.note, m.width)))
-	parts = append(parts, m.input.View(m.width, m.focus == focusInput, m.run != nil))
+	if m.grant.open {
+		parts = append(parts, m.grant.View(m.width))
+	} else {
+		parts = append(parts, m.input.View(m.width, m.focus == focusInput, m.run != nil))
+	}
 	parts = append(parts, m.statusView())
 	return strings.Join(parts, "\n")
 }
@@ -114,7 +125,8 @@ func (m Model) smallView() string {
 }
 
 // headerView draws the header: the program, a DEMO badge in the demo, the
-// model, the approval mode, the goal and the scenario's description.
+// model, the approval mode, the session, the goal, the MCP servers and the
+// scenario's description.
 func (m Model) headerView(height int) string {
 	var b strings.Builder
 	b.WriteString(stTitle.Render("agenttui"))
@@ -123,14 +135,24 @@ func (m Model) headerView(height int) string {
 	}
 	b.WriteString(stDim.Render(" · model ") + m.model)
 	b.WriteString(stDim.Render(" · mode ") + stBold.Render(cleanLine(string(m.mode))) + stDim.Render(" (shift+tab)"))
+	if m.mode == approval.ModePlan {
+		// Plan mode changes what the agent may do: it must be seen.
+		b.WriteString(" " + stBadge.Render("[PLAN: read-only]"))
+	}
 	b.WriteString(stDim.Render(" · focus ") + m.focus.String())
+	if m.session != "" {
+		b.WriteString(stDim.Render(" · session ") + m.session)
+	}
 	lines := []string{cut(b.String(), m.width)}
 	goal := m.goal
 	if goal == "" {
 		goal = stDim.Render("none yet")
 	}
 	lines = append(lines, cut(stDim.Render("Goal: ")+goal, m.width))
-	if height > 2 {
+	if m.servers.shown() {
+		lines = append(lines, m.servers.View(m.width))
+	}
+	if len(lines) < height {
 		lines = append(lines, stDim.Render(cut(cleanLine(m.opts.Description), m.width)))
 	}
 	return joinLines(lines, height)
@@ -145,7 +167,7 @@ func (m Model) statusView() string {
 	info := statusInfo{
 		running: run, waiting: wait, asking: ask,
 		active: m.run != nil, stopping: m.run != nil && m.run.stopping, replying: m.run != nil && m.thinking,
-		usage: m.usage, hints: m.hints(),
+		waitingFor: m.waiting, usage: m.usage, turn: m.turnUsage, hints: m.hints(),
 	}
 	if m.ticking {
 		info.frame = m.spin.View()
@@ -180,6 +202,12 @@ func (m Model) hints() string {
 	switch {
 	case m.help.open:
 		return "esc/? close help"
+	case m.grant.open && !m.board.armed():
+		return "grant keys paused ½ s: the approvals just changed · esc close"
+	case m.grant.open:
+		return fmt.Sprintf("1–%d or ↑↓ enter give the grant · esc close", len(m.grant.grants))
+	case m.openErr != "":
+		return "ctrl+c×2 quit"
 	case m.focus == focusInput && m.input.mode == modeReason:
 		return "enter skip the call · esc cancel"
 	case m.focus == focusInput && m.run != nil:
@@ -192,7 +220,7 @@ func (m Model) hints() string {
 		case c != nil && c.req != nil && !m.board.armed():
 			return "approval keys paused ½ s: the approval just changed"
 		case c != nil && c.req != nil:
-			return "y approve · n skip · a batch · A all · enter details"
+			return "y approve · n skip · g grant · a batch · A all · enter details"
 		case len(m.board.reply.pending(0)) > 0 && m.board.armed():
 			return "↑↓ focus · A approve all · enter details"
 		}

@@ -2,16 +2,21 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/x/term"
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/assets"
+	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/journal"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/tui"
@@ -27,7 +32,16 @@ const stopWait = 5 * time.Second
 
 // runConsole opens the interactive console. With a goal it starts a run at
 // once; without one it waits for the person to type a goal (in the demo the
-// input holds the demo's goal, and Enter starts it).
+// input holds the demo's goal, and Enter starts it). With --resume or
+// --continue it shows the stored session and carries it on.
+//
+// Nothing slow happens before the first frame: what is cheap and can fail
+// as a usage error (flags, configuration, the model of a fresh session, the
+// workspace tools) is checked first, and the rest — loading a session's
+// journal, the --continue scan, the MCP servers — happens once the console
+// is on screen (console.open). A session that cannot be opened is shown as
+// an error on screen and makes the exit code 2, as it does for "agenttui
+// run".
 //
 // When the console closes, the outcome of the last run that ended is printed
 // to the normal screen, so it stays in the scrollback. The exit code is 0
@@ -45,57 +59,312 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
 		return 2, usagef(`the console needs a terminal; for a run without one use: agenttui run "goal"`)
 	}
-	m, demo, err := chooseModel(o)
-	if err != nil {
-		return 2, err
+	c := &console{o: o, resuming: o.resume != "" || o.cont, bridge: tui.NewBridge(nil), attached: make(chan struct{})}
+	defer c.bridge.Close()
+
+	// A fresh session's model is chosen now, so that a bad --model is a
+	// usage error before anything starts; a resumed session's model may
+	// come from its journal, which is read after the first frame.
+	var m model.Model
+	description := ""
+	if !c.resuming {
+		if m, c.demo, err = chooseModel(o); err != nil {
+			return 2, err
+		}
+		if s, ok := m.(*model.Scripted); ok {
+			description = s.Scenario().Description
+		}
 	}
-	var wrap func(tool.Tool) tool.Tool
-	if demo {
+	if c.demo {
 		ws, cleanup, err := prepareDemoWorkspace()
 		if err != nil {
 			return 1, err
 		}
 		defer cleanup()
 		o.workspace = ws
-		wrap = func(t tool.Tool) tool.Tool { return pace(t, demoPace) }
+		c.wrap = func(t tool.Tool) tool.Tool { return pace(t, demoPace) }
 	}
-	description := ""
-	if s, ok := m.(*model.Scripted); ok {
-		description = s.Scenario().Description
-	}
-
-	bridge := tui.NewBridge(nil)
-	defer bridge.Close()
-	policy := approval.NewPolicy(o.mode, bridge)
-	agent, err := newAgent(o, m, policy, bridge.Sink, wrap)
-	if err != nil {
+	c.policy = approval.NewPolicy(o.mode, c.bridge)
+	if c.agent, err = newAgent(o, m, c.policy, nil, c.wrap); err != nil {
 		return 2, err
 	}
-	session := runtime.NewSession(newSessionID(time.Now()))
-
 	opts := tui.Options{
-		Run: func(ctx context.Context, input string) runtime.GoalOutcome {
-			return agent.Run(ctx, session, input)
-		},
-		Bridge:      bridge,
-		Policy:      policy,
-		Model:       m.Name(),
-		Demo:        demo,
+		Run:         c.run,
+		Open:        c.open,
+		Bridge:      c.bridge,
+		Policy:      c.policy,
+		Model:       "…",
+		Demo:        c.demo,
 		Description: description,
 		Workspace:   o.workspace,
 		Goal:        o.goal,
 	}
-	if demo && o.goal == "" {
+	switch {
+	case o.cont:
+		opts.Opening = "finding the latest session of this workspace…"
+	case o.resume != "":
+		opts.Opening = "loading session " + o.resume + "…"
+	}
+	if m != nil {
+		opts.Model = m.Name()
+		c.session = runtime.NewSession(newSessionID(time.Now()))
+		if !c.demo {
+			opts.Session = c.session.ID
+		}
+	}
+	if c.demo && o.goal == "" {
 		opts.Prefill = assets.DemoGoal
 	}
-	final, err := tui.Run(tui.New(opts), in, out)
-	if err != nil {
-		return 1, fmt.Errorf("the console failed: %w", err)
-	}
+	final, runErr := tui.Run(tui.New(opts), in, out)
 	// The alternate screen is gone: the outcome goes to the normal screen,
 	// where it stays in the scrollback.
-	if outcome, ok := final.Outcome(stopWait); ok {
-		fmt.Fprint(stdout, tui.PlainOutcome(outcome))
+	if runErr == nil {
+		if outcome, ok := final.Outcome(stopWait); ok {
+			fmt.Fprint(stdout, tui.PlainOutcome(outcome))
+		}
+	}
+	openErr := c.close(stderr)
+	switch {
+	case runErr != nil:
+		return 1, fmt.Errorf("the console failed: %w", runErr)
+	case openErr != nil:
+		// It was on screen; now it stays in the scrollback too.
+		var usage usageError
+		if errors.As(openErr, &usage) {
+			return 2, openErr
+		}
+		return 1, openErr
 	}
 	return 0, nil
+}
+
+// console is one console session's wiring between the command line, the
+// agent, its journal, its MCP servers and the screen.
+type console struct {
+	o        *options
+	resuming bool
+	demo     bool
+	wrap     func(tool.Tool) tool.Tool
+	bridge   *tui.Bridge
+	policy   *approval.Policy
+	// servers is set by open, once the MCP configuration is read.
+	servers atomic.Pointer[mcpCatalog]
+
+	// agent and session are complete before the console hears of the
+	// session (Bridge.Open), and runs start only after that.
+	agent   *runtime.Agent
+	session *runtime.Session
+	// jw is the journal, once there is one; the sink reads it from the
+	// runtime's and the MCP servers' goroutines.
+	jw atomic.Pointer[journal.Writer]
+	// journalTried is touched only by runs, which never overlap.
+	journalTried bool
+	// attached is closed once the MCP catalogue is attached to the agent,
+	// which changes its Sink: no run may start before.
+	attached chan struct{}
+
+	mu      sync.Mutex // guards closing and opening
+	closing bool
+	opening sync.WaitGroup
+	openErr error // set by open; read after opening is done
+}
+
+// open readies the session after the first frame: it loads the journal of
+// a resumed session (the --continue scan included), chooses its model,
+// reopens its journal, starts the MCP servers, and hands the session to the
+// console. It never waits for the servers to come up: the first run does.
+func (c *console) open() {
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		return
+	}
+	c.opening.Add(1)
+	c.mu.Unlock()
+	defer c.opening.Done()
+
+	opened, err := c.prepare()
+	if err != nil {
+		c.openErr = err
+		c.bridge.Open(tui.Opened{Err: err})
+		return
+	}
+	// History first, then whatever the servers have to say.
+	c.bridge.Open(opened)
+	if servers := c.servers.Load(); servers.mgr() != nil {
+		// With no servers there is nothing to attach: the agent keeps the
+		// catalogue it has, and no notice can come from elsewhere.
+		servers.attach(c.agent)
+	}
+	close(c.attached)
+	c.reportServers()
+}
+
+// prepare does the work of open that can fail.
+func (c *console) prepare() (tui.Opened, error) {
+	o := c.o
+	var rp *journal.Replay
+	if c.resuming {
+		var err error
+		if rp, err = loadSession(o); err != nil {
+			return tui.Opened{}, err
+		}
+		m, demo, err := chooseModel(o)
+		if err != nil {
+			return tui.Opened{}, err
+		}
+		if demo {
+			return tui.Opened{}, usagef("session %s was recorded with no model named: pass --model or --scenario to resume it",
+				rp.Header.Session)
+		}
+		c.agent.Model = m
+		c.session = rp.Session
+		jw, err := journal.Reopen(rp, redact.FromEnv())
+		if err != nil {
+			return tui.Opened{}, err
+		}
+		c.jw.Store(jw)
+		c.journalTried = true
+	}
+	// The journal comes first: an intent is on disk before anything else
+	// hears of it, and before the effect is performed.
+	c.agent.Sink = func(e runtime.Event) {
+		if jw := c.jw.Load(); jw != nil {
+			jw.Event(e)
+		}
+		c.bridge.Sink(e)
+	}
+	// The MCP catalogue's own copy of the workspace tools is wrapped the
+	// same way, or attaching it would undo the demo's pacing.
+	base, err := workspaceTools(o, c.wrap)
+	if err != nil {
+		return tui.Opened{}, err
+	}
+	servers := newMCPCatalog(base)
+	servers.watch = c.reportServers
+	if err := servers.start(context.Background(), o.workspace, o.mcpConfig); err != nil {
+		return tui.Opened{}, err
+	}
+	c.servers.Store(servers)
+	opened := tui.Opened{Model: c.agent.Model.Name()}
+	if !c.demo {
+		opened.ID = c.session.ID
+	}
+	if rp == nil {
+		return opened, nil
+	}
+	opened.History = rp.Events
+	session, agent := c.session, c.agent
+	switch {
+	case len(session.Messages) == 0:
+		// The session stopped before its first run began.
+		opened.Resume = func(ctx context.Context) runtime.GoalOutcome {
+			c.ready(ctx)
+			return agent.Run(ctx, session, rp.Header.Goal)
+		}
+	case !rp.AtRest:
+		opened.Resume = func(ctx context.Context) runtime.GoalOutcome {
+			c.ready(ctx)
+			for _, n := range resumeNotices(rp, agent) {
+				agent.Sink(n)
+			}
+			return agent.Resume(ctx, session, rp.Interrupted)
+		}
+	default:
+		// At rest: the history's last outcome readies the input (the
+		// Answer prompt after a question); nothing runs until the person
+		// says more.
+		opened.Notices = resumeNotices(rp, agent)
+	}
+	return opened, nil
+}
+
+// run is the console's Options.Run: one run of the session with the
+// person's input.
+func (c *console) run(ctx context.Context, input string) runtime.GoalOutcome {
+	c.ready(ctx)
+	c.startJournal(input)
+	return c.agent.Run(ctx, c.session, input)
+}
+
+// ready waits until the MCP catalogue is attached and, the first time, the
+// servers have started or failed (each within its start timeout), so that
+// the first reply can use every tool; the screen says what it waits for.
+func (c *console) ready(ctx context.Context) {
+	select {
+	case <-c.attached:
+	case <-ctx.Done():
+		return
+	}
+	servers := c.servers.Load()
+	mgr := servers.mgr()
+	if mgr == nil {
+		return
+	}
+	select {
+	case <-mgr.Ready():
+		return
+	default:
+	}
+	c.bridge.Waiting("MCP servers to start")
+	servers.waitReady(ctx)
+	c.bridge.Waiting("")
+}
+
+// startJournal creates the journal of a fresh session at its first run,
+// whose input is the session's goal. A console opened and closed without a
+// run leaves no journal behind. A journal that cannot be created is said on
+// screen; the session goes on, but cannot be resumed.
+func (c *console) startJournal(goal string) {
+	if c.journalTried || c.demo {
+		return
+	}
+	c.journalTried = true
+	jw, err := startJournal(c.o, c.session.ID, goal, c.agent, c.policy, false)
+	if err != nil {
+		c.agent.Sink(runtime.Notice{Level: "warning", Text: "this session is not journaled, so it cannot be resumed: " + err.Error()})
+		return
+	}
+	c.jw.Store(jw)
+}
+
+// reportServers tells the console every MCP server's state and tool count.
+// It is called when the servers start and after each of their notices and
+// changes: there is no polling.
+func (c *console) reportServers() {
+	servers := c.servers.Load()
+	if servers == nil {
+		// A notice during start, before open has stored the catalogue:
+		// open reports the states once it has.
+		return
+	}
+	all := servers.servers()
+	if len(all) == 0 {
+		return
+	}
+	out := make([]tui.Server, len(all))
+	for i, s := range all {
+		out[i] = tui.Server{Name: s.Name, State: string(s.State), Tools: s.Tools, Err: s.Err}
+	}
+	c.bridge.Servers(out)
+}
+
+// close ends the session once the console has closed: it waits for open
+// (which a quick quit may have interrupted), shuts the MCP servers down and
+// closes the journal. It returns why the session could not be opened, if
+// it could not.
+func (c *console) close(stderr io.Writer) error {
+	c.mu.Lock()
+	c.closing = true
+	c.mu.Unlock()
+	c.opening.Wait()
+	if servers := c.servers.Load(); servers != nil {
+		servers.close()
+	}
+	if jw := c.jw.Load(); jw != nil {
+		if err := jw.Close(); err != nil {
+			fmt.Fprintf(stderr, "agenttui: %v\n", err)
+		}
+	}
+	return c.openErr
 }

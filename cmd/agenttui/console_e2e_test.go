@@ -170,8 +170,10 @@ func TestConsoleSkipWithReason(t *testing.T) {
 	term.WaitFor("Skip #1 run_shell · reason ›", e2eStep)
 	term.Type("keep the build folder")
 	term.Key("enter")
-	s := term.WaitFor("Left the build folder alone.", e2eStep)
-	for _, want := range []string{"Understood: leaving the build folder alone.", "⊘ #1 run_shell", "skipped by user → Skipped by the person: keep the build folder", "✓ Succeeded"} {
+	// The outcome is the run's last event; the journal syncs each event
+	// before the screen hears of it, so wait for the outcome itself.
+	s := term.WaitFor("✓ Succeeded", e2eStep)
+	for _, want := range []string{"Understood: leaving the build folder alone.", "Left the build folder alone.", "⊘ #1 run_shell", "skipped by user → Skipped by the person: keep the build folder"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("screen lacks %q:\n%s", want, s)
 		}

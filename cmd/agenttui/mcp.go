@@ -55,6 +55,10 @@ func startMCP(ctx context.Context, workspace, configPath string, notice func(run
 // attach once the agent's Sink is final, and close on exit.
 type mcpCatalog struct {
 	base []tool.Tool
+	// watch, when set before start, is called after every notice and
+	// every change of the servers' tools, so the console can show each
+	// server's state as it changes; it must not block.
+	watch func()
 
 	mu       sync.Mutex // guards the fields below
 	manager  *mcp.Manager
@@ -153,6 +157,9 @@ func (c *mcpCatalog) notice(n runtime.Notice) {
 	if a != nil {
 		a.Sink(n)
 	}
+	if c.watch != nil {
+		c.watch()
+	}
 }
 
 // changed is the manager's OnChange.
@@ -162,6 +169,9 @@ func (c *mcpCatalog) changed() {
 	c.mu.Unlock()
 	if a != nil {
 		a.SetCatalog(c.build())
+	}
+	if c.watch != nil {
+		c.watch()
 	}
 }
 

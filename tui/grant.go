@@ -1,0 +1,130 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/agenttui/agenttui/approval"
+)
+
+// grantChooser offers the session grants a pending call allows (g on the
+// board): its tool for the rest of the session and, when the call names
+// paths, its tool within their folders. The person picks one by its number,
+// or with ↑↓ and Enter; Esc closes it without a grant. It takes the input
+// line's place while it is open, since it is a question to the person.
+//
+// It guards its keys as the board guards y and n: several runes in one
+// message (typing, a paste) never choose, and nothing is chosen while the
+// approvals under focus have just changed.
+type grantChooser struct {
+	// Keys are the chooser's keys.
+	Keys GrantKeys
+
+	open   bool
+	call   *call
+	grants []approval.Grant
+	labels []string // clean
+	sel    int
+}
+
+// grantAction is what a key in the chooser asks of the console: give grant
+// (described by label), or only say note.
+type grantAction struct {
+	grant *approval.Grant
+	label string
+	note  string
+}
+
+func newGrantChooser() grantChooser { return grantChooser{Keys: DefaultGrantKeys()} }
+
+// show opens the chooser for c with the grants it allows.
+func (g *grantChooser) show(c *call, grants []approval.Grant, labels []string) {
+	g.open, g.call, g.grants, g.sel = true, c, grants, 0
+	g.labels = make([]string, len(labels))
+	for i, l := range labels {
+		g.labels[i] = cleanLine(l)
+	}
+}
+
+// close closes the chooser.
+func (g *grantChooser) close() { *g = grantChooser{Keys: g.Keys} }
+
+// stale reports whether the call the chooser is for stopped waiting for
+// the person (answered, released, or its turn stopped).
+func (g *grantChooser) stale() bool { return g.open && (g.call == nil || g.call.req == nil) }
+
+// Update handles a key while the chooser is open. armed says whether the
+// approval keys work now (the grace period has passed).
+func (g *grantChooser) Update(msg tea.KeyMsg, armed bool) grantAction {
+	if msg.Paste || (msg.Type == tea.KeyRunes && len(msg.Runes) > 1) {
+		return grantAction{note: "typed text is ignored while choosing a grant: press a number, or esc"}
+	}
+	switch {
+	case key.Matches(msg, g.Keys.Cancel):
+		g.close()
+		return grantAction{note: "no grant given"}
+	case key.Matches(msg, g.Keys.Up):
+		g.sel = max(0, g.sel-1)
+	case key.Matches(msg, g.Keys.Down):
+		g.sel = min(len(g.grants)-1, g.sel+1)
+	case key.Matches(msg, g.Keys.Choose):
+		return g.pick(g.sel, armed)
+	case key.Matches(msg, g.Keys.Pick):
+		n := int(msg.Runes[0] - '1')
+		if n >= len(g.grants) {
+			return grantAction{note: fmt.Sprintf("there is no grant %d: choose 1–%d, or esc", n+1, len(g.grants))}
+		}
+		g.sel = n
+		return g.pick(n, armed)
+	default:
+		return grantAction{note: "choose a grant with its number or ↑↓ and enter; esc closes without one"}
+	}
+	return grantAction{}
+}
+
+// pick gives grant i, unless the approvals just changed or the call no
+// longer waits.
+func (g *grantChooser) pick(i int, armed bool) grantAction {
+	if !armed {
+		return grantAction{note: "ignored: the approvals under focus just changed; look, then choose again"}
+	}
+	if g.stale() {
+		g.close()
+		return grantAction{note: "that call is no longer waiting for approval; no grant given"}
+	}
+	gr, label := g.grants[i], g.labels[i]
+	g.close()
+	return grantAction{grant: &gr, label: label}
+}
+
+// lines returns how many lines the chooser takes.
+func (g *grantChooser) lines() int { return 1 + len(g.grants) }
+
+// View draws the chooser in exactly lines() lines of at most width columns.
+func (g *grantChooser) View(width int) string {
+	head := "  Grant for the session"
+	if c := g.call; c != nil {
+		head = fmt.Sprintf("%s Grant from #%d %s", symFocus, c.index+1, c.name)
+	}
+	head += fmt.Sprintf(" · 1–%d or ↑↓ enter gives it · esc closes · it releases every waiting call it covers", len(g.grants))
+	lines := []string{stWarn.Render(cut(head, width))}
+	for i, l := range g.labels {
+		mark := "   "
+		if i == g.sel {
+			mark = " " + symFocus + " "
+		}
+		what := l
+		if g.grants[i].Within.IsEmpty() {
+			what += " for this session"
+		}
+		line := fmt.Sprintf("%s%d  allow %s", mark, i+1, what)
+		if i == g.sel {
+			line = stFocused.Render(pad(line, width))
+		}
+		lines = append(lines, cut(line, width))
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,286 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/model"
+)
+
+// apply takes one item from the Bridge into the console's state. It returns
+// a command when the item starts something (an opened session that carries
+// on at once).
+func (m *Model) apply(item any) tea.Cmd {
+	switch ev := item.(type) {
+	case runtime.RunStarted:
+		m.goal, m.model, m.runStart = cleanLine(ev.Goal), cleanLine(ev.Model), ev.At.Time
+		m.lastAt = ev.At.Time
+		if ev.Mode != "" {
+			m.mode = approval.Mode(ev.Mode)
+		}
+		if ev.Resumed {
+			// A resumed run has no new input: it carries on the reply the
+			// session stopped in.
+			m.transcript.add(noteItem{text: "resumed: the session carries on where it stopped; calls whose fate is unknown " +
+				"are reported, and calls that only read run again"})
+			break
+		}
+		label := "you"
+		switch {
+		case ev.Input == ev.Goal && m.last == nil:
+			label = "goal"
+		case m.last != nil && m.last.Status == runtime.StatusRefused:
+			label = "answer"
+		}
+		m.transcript.add(userItem{label: label, text: clean(ev.Input)})
+	case runtime.TurnStarted:
+		m.thinking = true
+		m.waiting = ""
+		m.lastAt = ev.At.Time
+		m.transcript.live = &liveText{turn: ev.Turn}
+	case runtime.TextDelta:
+		if m.transcript.live == nil {
+			m.transcript.live = &liveText{turn: ev.Turn}
+		}
+		m.transcript.live.text.WriteString(ev.Text)
+	case runtime.UsageReported:
+		m.usage, m.turnUsage, m.usageTurn = ev.Total, ev.Usage, ev.Turn
+	case runtime.ReplyReceived:
+		m.thinking = false
+		m.transcript.live = nil
+		if text := clean(ev.Text); strings.TrimSpace(text) != "" {
+			m.transcript.add(modelItem{text: text})
+		}
+		if len(ev.Calls) > 0 || ev.Cut != nil {
+			m.board.setReply(newReply(ev))
+			m.detail.focusChanged()
+		}
+	case runtime.InvalidReply:
+		if r := m.board.reply; r != nil && r.turn == ev.Turn {
+			r.invalidResults(ev)
+		}
+	case runtime.CallStarted:
+		m.lastAt = ev.At.Time
+		m.board.reply.apply(ev)
+	case runtime.CallFinished:
+		m.lastAt = ev.At.Time
+		m.board.reply.apply(ev)
+	case runtime.CallDecision, runtime.CallRetried:
+		m.board.reply.apply(ev.(runtime.Event))
+	case runtime.TurnEnded:
+		var used model.Usage
+		if m.usageTurn == ev.Turn {
+			used = m.turnUsage
+		}
+		r := m.board.reply
+		if r != nil && r.turn == ev.Turn {
+			r.apply(ev)
+			m.transcript.add(newGroup(r, m.opts.Workspace, used))
+		} else if used.InputTokens+used.OutputTokens > 0 {
+			m.transcript.add(noteItem{text: fmt.Sprintf("turn %d · %s", ev.Turn, tokens(used))})
+		}
+	case runtime.Notice:
+		m.transcript.add(noteItem{text: clean(ev.Level + ": " + ev.Text), warn: ev.Level != "info"})
+	case runtime.RunFinished:
+		m.finish(ev.Outcome)
+	case approvalRequest:
+		if !m.board.reply.attach(ev) {
+			// A request for a call the board does not show cannot be
+			// answered by anyone: skip it rather than hang the run.
+			ev.answer <- approval.SkipWith("the console could not show this call to the person")
+		}
+	case approvalGone:
+		m.board.reply.detach(ev.id)
+	case runDone:
+		if m.run == ev.run {
+			m.run = nil
+			m.waiting = ""
+			if m.last == nil {
+				o := ev.outcome
+				m.last = &o
+			}
+		}
+	case Opened:
+		return m.open(ev)
+	case serversMsg:
+		m.servers.set(ev)
+	case waitingMsg:
+		m.waiting = cleanLine(string(ev))
+		if m.waiting != "" && m.transcript.live == nil {
+			m.transcript.live = &liveText{}
+		}
+	}
+	return nil
+}
+
+// open shows the session Options.Open made ready: its history as it was,
+// then its notices; then it carries on an interrupted run, or starts the
+// goal given on the command line, or waits for the person.
+func (m *Model) open(o Opened) tea.Cmd {
+	m.opening = false
+	if m.opts.Opening != "" && m.note == m.opts.Opening {
+		m.note = ""
+	}
+	queued := m.queued
+	m.queued = ""
+	if o.ID != "" {
+		m.session = cleanLine(o.ID)
+	}
+	if o.Model != "" {
+		m.model = cleanLine(o.Model)
+	}
+	if o.Err != nil {
+		m.openErr = cleanLine(o.Err.Error())
+		m.transcript.add(noteItem{text: "error: " + m.openErr, warn: true})
+		m.note = "the session could not be opened (see above) · ctrl+c twice quits"
+		m.input.ti.Placeholder = "nothing can run: the session could not be opened"
+		m.input.blur()
+		return nil
+	}
+	if len(o.History) > 0 {
+		m.replay(o.History)
+	}
+	for _, n := range o.Notices {
+		m.apply(n)
+	}
+	var cmd tea.Cmd
+	switch {
+	case o.Resume != nil:
+		cmd = m.launch(o.Resume)
+	case m.opts.Goal != "":
+		cmd = m.start(m.opts.Goal)
+	case queued != "" && len(o.History) == 0:
+		return m.start(queued)
+	}
+	if queued != "" {
+		// Typed before the session's history was on screen, or while
+		// another start was due: the person has not seen what it would
+		// answer, so it waits in the input.
+		m.input.ti.SetValue(queued)
+		m.input.ti.CursorEnd()
+	}
+	if cmd != nil {
+		return cmd
+	}
+	switch {
+	case len(o.History) > 0 && m.last != nil && m.last.Status == runtime.StatusRefused:
+		m.note = "resumed: answer the agent's question below, and the same conversation goes on"
+	case len(o.History) > 0:
+		m.note = "resumed: type a follow-up and press enter to carry on the session"
+	}
+	return nil
+}
+
+// replay shows a session's recorded events the way the console showed them
+// when they happened: each finished reply's calls as a group with their
+// outcomes, model text, the person's messages and each outcome; the last
+// reply stays on the board, and the last outcome readies the input (the
+// Answer prompt after a question).
+func (m *Model) replay(events []runtime.Event) {
+	m.replaying = true
+	for _, e := range events {
+		m.apply(e)
+	}
+	m.replaying = false
+	// Nothing is running: the run that was replying when the session
+	// stopped is over, whatever comes next.
+	m.thinking = false
+	m.transcript.live = nil
+	text := "── the transcript above is the session as its journal recorded it ──"
+	if m.session != "" {
+		text = fmt.Sprintf("── the transcript above is session %s as its journal recorded it ──", m.session)
+	}
+	m.transcript.add(noteItem{text: text})
+	m.transcript.toBottom()
+}
+
+// finish shows a run's outcome and readies the input for what comes next.
+func (m *Model) finish(o runtime.GoalOutcome) {
+	if l := m.transcript.live; l != nil && strings.TrimSpace(l.text.String()) != "" {
+		m.transcript.add(modelItem{text: clean(l.text.String())})
+	}
+	m.transcript.live = nil
+	m.thinking = false
+	m.waiting = ""
+	m.last = &o
+	if m.replaying {
+		// The journal's own times: the clock now says when it was read.
+		m.runTook = m.lastAt.Sub(m.runStart)
+	} else {
+		m.runTook = m.now().Sub(m.runStart)
+	}
+	m.transcript.add(outcomeItem{o: o})
+	if m.input.mode == modeReason {
+		m.input.closeReason()
+	}
+	if o.Status == runtime.StatusRefused {
+		m.input.setMode(modeAnswer, o.Summary)
+	} else {
+		m.input.setMode(modeFollowUp, "")
+	}
+	m.transcript.toBottom()
+	// The run is over, so no approval can be pending: moving to the input
+	// cannot make a keystroke approve anything, and the next message is
+	// typed there.
+	m.setFocus(focusInput)
+}
+
+// start begins a run with input.
+func (m *Model) start(input string) tea.Cmd {
+	m.input.reset()
+	run := m.opts.Run
+	return m.launch(func(ctx context.Context) runtime.GoalOutcome { return run(ctx, input) })
+}
+
+// launch runs fn as the session's run, in its own goroutine.
+func (m *Model) launch(fn func(ctx context.Context) runtime.GoalOutcome) tea.Cmd {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	r := &activeRun{ctx: ctx, cancel: cancel, done: make(chan struct{})}
+	m.run = r
+	m.thinking = true
+	m.runStart = m.now()
+	m.input.setMode(modeGoal, "")
+	if m.last != nil {
+		m.input.setMode(modeFollowUp, "")
+	}
+	m.note = ""
+	m.transcript.toBottom()
+	m.setFocus(focusBoard)
+	bridge := m.bridge
+	return func() tea.Msg {
+		out := fn(ctx)
+		r.outcome = out
+		close(r.done)
+		bridge.push(runDone{run: r, outcome: out})
+		return nil
+	}
+}
+
+// stop stops the running turn.
+func (m *Model) stop(why string) {
+	if m.run == nil || m.run.stopping {
+		return
+	}
+	m.run.stopping = true
+	m.run.cancel(runtime.Stop(why))
+}
+
+// needTick reports whether anything on screen moves: a call running or the
+// model replying. Waiting for approval moves nothing.
+func (m *Model) needTick() bool {
+	return m.run != nil && (m.thinking || m.board.reply.anyRunning())
+}
+
+// startTicking starts the spinner when something began to move.
+func (m *Model) startTicking() tea.Cmd {
+	if m.ticking || !m.needTick() {
+		return nil
+	}
+	m.ticking = true
+	return m.spin.Tick
+}

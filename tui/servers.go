@@ -1,0 +1,76 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Server is one MCP server as the console's header shows it.
+type Server struct {
+	// Name is the server's name from the configuration.
+	Name string
+	// State is starting, ready, failed, stopped (started again at its next
+	// call) or down.
+	State string
+	// Tools is how many of its tools are offered to the model.
+	Tools int
+	// Err says why it failed, stopped or is down; the notice that said so
+	// is in the transcript.
+	Err string
+}
+
+// serverLine is the header's line about the MCP servers: each one's state
+// and how many tools it offers, as last reported through Bridge.Servers.
+// It has no keys; reports come when something changes, never by polling.
+type serverLine struct {
+	servers []Server
+}
+
+// set takes a new report.
+func (l *serverLine) set(s []Server) { l.servers = s }
+
+// shown reports whether the line is drawn: only when servers are
+// configured.
+func (l *serverLine) shown() bool { return len(l.servers) > 0 }
+
+// starting returns the names of the servers still starting.
+func (l *serverLine) starting() []string {
+	var out []string
+	for _, s := range l.servers {
+		if s.State == "starting" {
+			out = append(out, cleanLine(s.Name))
+		}
+	}
+	return out
+}
+
+// View draws the line at width: "mcp: ✓ fs ready, 11 tools · ✗ tracker failed".
+func (l *serverLine) View(width int) string {
+	parts := make([]string, 0, len(l.servers))
+	for _, s := range l.servers {
+		name := cleanLine(s.Name)
+		switch s.State {
+		case "ready":
+			parts = append(parts, stOK.Render(symOK)+" "+name+" ready, "+tools(s.Tools))
+		case "starting":
+			parts = append(parts, stDim.Render(symQueued+" "+name+" starting…"))
+		case "stopped":
+			parts = append(parts, stWarn.Render(symPartly)+" "+name+" stopped (restarts at its next call), "+tools(s.Tools))
+		case "failed":
+			parts = append(parts, stErr.Render(symErr+" "+name+" failed"))
+		case "down":
+			parts = append(parts, stErr.Render(symErr+" "+name+" down"))
+		default:
+			parts = append(parts, name+" "+cleanLine(s.State))
+		}
+	}
+	return cut(stDim.Render("mcp: ")+strings.Join(parts, stDim.Render(" · ")), width)
+}
+
+// tools renders a tool count.
+func tools(n int) string {
+	if n == 1 {
+		return "1 tool"
+	}
+	return fmt.Sprintf("%d tools", n)
+}
