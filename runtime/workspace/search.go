@@ -70,21 +70,12 @@ func orRoot(p string) string {
 
 func (w *Workspace) listDir(ctx context.Context, a listDirArgs) tool.Return {
 	given := orRoot(a.Path)
-	res, err := w.resolve(given)
-	name := display(given, res)
-	notFound := fmt.Sprintf("%s does not exist (no such folder); use list_dir on its parent or glob to find it", name)
-	if err != nil {
-		return w.pathFailure(err, given, name, notFound)
+	t, fail, ok := w.openTarget(given, "%s does not exist (no such folder); use list_dir on its parent or glob to find it")
+	if !ok {
+		return fail
 	}
-	root, err := os.OpenRoot(w.root)
-	if err != nil {
-		return w.pathFailure(err, given, name, notFound)
-	}
-	defer root.Close()
-	info, err := root.Stat(res.rel)
-	if err != nil {
-		return w.pathFailure(err, given, name, notFound)
-	}
+	defer t.root.Close()
+	root, res, name, info, notFound := t.root, t.res, t.name, t.info, t.missing
 	if !info.IsDir() {
 		msg := fmt.Sprintf("%s is a file, not a folder; use read_file to read it", name)
 		return tool.Fail(tool.InvalidArgs(msg), msg)
@@ -329,21 +320,12 @@ func (w *Workspace) grep(ctx context.Context, a grepArgs) tool.Return {
 		include = &p
 	}
 	given := orRoot(a.Path)
-	res, err := w.resolve(given)
-	name := display(given, res)
-	notFound := fmt.Sprintf("%s does not exist (no such file or folder); use list_dir or glob to find the right path", name)
-	if err != nil {
-		return w.pathFailure(err, given, name, notFound)
+	t, fail, ok := w.openTarget(given, "%s does not exist (no such file or folder); use list_dir or glob to find the right path")
+	if !ok {
+		return fail
 	}
-	root, err := os.OpenRoot(w.root)
-	if err != nil {
-		return w.pathFailure(err, given, name, notFound)
-	}
-	defer root.Close()
-	info, err := root.Stat(res.rel)
-	if err != nil {
-		return w.pathFailure(err, given, name, notFound)
-	}
+	defer t.root.Close()
+	root, res, name, info, notFound := t.root, t.res, t.name, t.info, t.missing
 
 	s := &searcher{fsys: root.FS(), re: re}
 	var note string
@@ -456,4 +438,37 @@ func (s *searcher) file(rel string, size int64) error {
 		fmt.Fprintf(&s.out, "%s:%d: %s\n", rel, lineNo, strings.ToValidUTF8(text, "\uFFFD"))
 	}
 	return nil
+}
+
+// target is an existing path inside the workspace, opened for a search.
+type target struct {
+	root *os.Root
+	res  resolved
+	name string
+	info os.FileInfo
+	// missing is what the model reads if the path disappears meanwhile.
+	missing string
+}
+
+// openTarget resolves given inside the workspace, opens the workspace root
+// and stats the path. notFound words a missing path, with %s standing for
+// its name. On failure it returns what the model reads and ok false; on
+// success the caller closes t.root.
+func (w *Workspace) openTarget(given, notFound string) (t target, fail tool.Return, ok bool) {
+	res, err := w.resolve(given)
+	name := display(given, res)
+	missing := fmt.Sprintf(notFound, name)
+	if err != nil {
+		return t, w.pathFailure(err, given, name, missing), false
+	}
+	root, err := os.OpenRoot(w.root)
+	if err != nil {
+		return t, w.pathFailure(err, given, name, missing), false
+	}
+	info, err := root.Stat(res.rel)
+	if err != nil {
+		root.Close()
+		return t, w.pathFailure(err, given, name, missing), false
+	}
+	return target{root: root, res: res, name: name, info: info, missing: missing}, tool.Return{}, true
 }
