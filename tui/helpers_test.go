@@ -43,7 +43,6 @@ type harness struct {
 	t     *testing.T
 	m     Model
 	clock *fakeClock
-	runs  []string // inputs Options.Run was asked to start
 }
 
 func newHarness(t *testing.T, opts Options) *harness {

@@ -33,17 +33,6 @@ func (l *serverLine) set(s []Server) { l.servers = s }
 // configured.
 func (l *serverLine) shown() bool { return len(l.servers) > 0 }
 
-// starting returns the names of the servers still starting.
-func (l *serverLine) starting() []string {
-	var out []string
-	for _, s := range l.servers {
-		if s.State == "starting" {
-			out = append(out, cleanLine(s.Name))
-		}
-	}
-	return out
-}
-
 // View draws the line at width: "mcp: ✓ fs ready, 11 tools · ✗ tracker failed".
 func (l *serverLine) View(width int) string {
 	parts := make([]string, 0, len(l.servers))

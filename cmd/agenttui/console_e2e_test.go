@@ -121,7 +121,7 @@ func TestConsoleDemo(t *testing.T) {
 	approveWhenReady(t, term, "#1 write_file")
 	term.Key("down")
 	approveWhenReady(t, term, "#2 run_shell")
-	s = term.WaitForFunc("the shell call's result", func(s string) bool {
+	term.WaitForFunc("the shell call's result", func(s string) bool {
 		return strings.Contains(s, "exit status: 0") && strings.Contains(s, "ok example.com/pager")
 	}, 2*e2eStep)
 
