@@ -32,11 +32,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"net"
 	"net/http"
-	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -44,6 +40,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/model/internal/wire"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
 
@@ -72,11 +69,6 @@ const DefaultMaxRetries = 3
 // a reply is slow, so only a dead connection stays quiet this long.
 const DefaultStallTimeout = 3 * time.Minute
 
-// maxRetryWait bounds how long a retry may be waited for; a server that
-// asks for a longer wait gets its error reported instead, so that a run does
-// not sit silently for minutes.
-const maxRetryWait = time.Minute
-
 // ErrMissingAPIKey is returned by New when no API key is given and no base
 // URL of a gateway is set either.
 var ErrMissingAPIKey = errors.New(EnvAPIKey + " is not set")
@@ -85,24 +77,21 @@ var ErrMissingAPIKey = errors.New(EnvAPIKey + " is not set")
 type Option func(*settings)
 
 type settings struct {
-	apiKey, baseURL *string
-	maxRetries      int
-	maxTokens       int
-	stall           time.Duration
-	httpClient      *http.Client
-	requestOptions  []option.RequestOption
+	wire.Settings
+	maxTokens      int
+	requestOptions []option.RequestOption
 }
 
 // WithAPIKey sets the API key instead of ANTHROPIC_API_KEY.
-func WithAPIKey(key string) Option { return func(s *settings) { s.apiKey = &key } }
+func WithAPIKey(key string) Option { return func(s *settings) { s.APIKey = &key } }
 
 // WithBaseURL sets the base URL instead of ANTHROPIC_BASE_URL. An empty url
 // means Anthropic.
-func WithBaseURL(url string) Option { return func(s *settings) { s.baseURL = &url } }
+func WithBaseURL(url string) Option { return func(s *settings) { s.BaseURL = &url } }
 
 // WithMaxRetries sets how many times a failed request is repeated; see
 // DefaultMaxRetries. Negative values count as zero.
-func WithMaxRetries(n int) Option { return func(s *settings) { s.maxRetries = max(n, 0) } }
+func WithMaxRetries(n int) Option { return func(s *settings) { s.MaxRetries = max(n, 0) } }
 
 // WithDefaultMaxTokens sets the output limit of requests that set none; see
 // DefaultMaxTokens.
@@ -110,10 +99,10 @@ func WithDefaultMaxTokens(n int) Option { return func(s *settings) { s.maxTokens
 
 // WithStallTimeout sets how long a request may go without receiving anything
 // before it is abandoned; see DefaultStallTimeout.
-func WithStallTimeout(d time.Duration) Option { return func(s *settings) { s.stall = d } }
+func WithStallTimeout(d time.Duration) Option { return func(s *settings) { s.Stall = d } }
 
 // WithHTTPClient sets the HTTP client requests are made with.
-func WithHTTPClient(c *http.Client) Option { return func(s *settings) { s.httpClient = c } }
+func WithHTTPClient(c *http.Client) Option { return func(s *settings) { s.HTTPClient = c } }
 
 // WithRequestOptions adds options of the anthropic-sdk-go SDK, applied after
 // all others, such as option.WithHeader.
@@ -124,18 +113,25 @@ func WithRequestOptions(opts ...option.RequestOption) Option {
 // Model is a model served over the Messages API. It is safe for concurrent
 // use.
 type Model struct {
-	name   string
-	client sdk.Client
-	// who names the server in error messages: "Anthropic", or the base URL
-	// of a gateway.
-	who string
-	// endpoint is the URL requests go to, for messages about a wrong base
-	// URL.
-	endpoint string
-	// secret is the API key, which is scrubbed from every message.
-	secret    string
-	stall     time.Duration
+	// srv is the server, which error messages name as "Anthropic" or by the
+	// base URL of a gateway.
+	srv       *wire.Server
+	client    sdk.Client
 	maxTokens int
+}
+
+// api is the Messages API as wire needs to know it.
+var api = &wire.API{
+	Name:           "Anthropic",
+	KeyEnv:         EnvAPIKey,
+	BaseURLEnv:     EnvBaseURL,
+	DefaultBaseURL: DefaultBaseURL,
+	Path:           "/v1/messages",
+	ErrMissingKey:  ErrMissingAPIKey,
+	DefaultStall:   DefaultStallTimeout,
+	StatusText:     statusText,
+	ExplainStatus:  explainStatus,
+	MidReply:       midReply,
 }
 
 // New returns the model called name (such as "claude-sonnet-4-5"). The API
@@ -145,115 +141,64 @@ type Model struct {
 // left unset. No other credential source (profiles, federation) is read.
 // New makes no request.
 func New(name string, opts ...Option) (*Model, error) {
-	s := settings{maxRetries: DefaultMaxRetries, maxTokens: DefaultMaxTokens, stall: DefaultStallTimeout}
+	s := settings{Settings: wire.Settings{MaxRetries: DefaultMaxRetries}, maxTokens: DefaultMaxTokens}
 	for _, o := range opts {
 		o(&s)
 	}
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return nil, errors.New("the model name is empty")
-	}
-	key := lookup(s.apiKey, EnvAPIKey)
-	base := strings.TrimSpace(lookup(s.baseURL, EnvBaseURL))
-	custom := base != ""
-	if !custom {
-		base = DefaultBaseURL
-		if key == "" {
-			return nil, ErrMissingAPIKey
-		}
-	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%s %q is not an http or https URL", EnvBaseURL, redactURL(base))
-	}
-	if s.stall <= 0 {
-		s.stall = DefaultStallTimeout
+	srv, err := api.Resolve(name, s.Settings)
+	if err != nil {
+		return nil, err
 	}
 	if s.maxTokens <= 0 {
 		s.maxTokens = DefaultMaxTokens
 	}
-	m := &Model{name: name, who: "Anthropic", secret: key, stall: s.stall, maxTokens: s.maxTokens}
-	if custom {
-		m.who = "the server at " + u.Redacted()
-	}
-	m.endpoint = strings.TrimSuffix(u.Redacted(), "/") + "/v1/messages"
+	m := &Model{srv: srv, maxTokens: s.maxTokens}
 	// The SDK's own search for credentials (environment, profiles, files)
 	// is turned off: the key comes from one documented place only.
 	ro := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(),
-		option.WithBaseURL(base),
-		option.WithMaxRetries(s.maxRetries),
+		option.WithBaseURL(srv.BaseURL),
+		option.WithMaxRetries(srv.MaxRetries),
 	}
-	if key != "" {
-		ro = append(ro, option.WithAPIKey(key))
+	if srv.Key != "" {
+		ro = append(ro, option.WithAPIKey(srv.Key))
 	}
-	if s.httpClient == nil {
-		s.httpClient = defaultHTTPClient()
-	}
-	ro = append(ro, option.WithHTTPClient(s.httpClient))
+	ro = append(ro, option.WithHTTPClient(srv.HTTPClient))
 	ro = append(ro, s.requestOptions...)
 	m.client = sdk.NewClient(ro...)
 	return m, nil
 }
 
-// defaultHTTPClient gives up on a connection after 10 seconds rather than
-// Go's default 30, so that an unreachable server is reported within a minute
-// even after the retries. How long the reply itself may take is bounded by
-// the stall timeout instead.
-func defaultHTTPClient() *http.Client {
-	t, ok := http.DefaultTransport.(*http.Transport)
-	if !ok {
-		return &http.Client{}
-	}
-	t = t.Clone()
-	t.DialContext = (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
-	return &http.Client{Transport: t}
-}
-
-// lookup returns the option's value when it was given, else the variable's.
-func lookup(given *string, env string) string {
-	if given != nil {
-		return *given
-	}
-	return os.Getenv(env)
-}
-
-// redactURL hides any user and password in a URL that is about to be shown.
-func redactURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return u.Redacted()
-	}
-	return raw
-}
-
 // Name returns "anthropic:" and the model name.
-func (m *Model) Name() string { return "anthropic:" + m.name }
+func (m *Model) Name() string { return "anthropic:" + m.srv.Model }
 
 // Reply streams the model's answer to req. Text is passed to onDelta as it
 // arrives. Errors are one line each and say what to do about them; none
 // holds the API key.
 func (m *Model) Reply(ctx context.Context, req model.Request, onDelta func(string)) (model.Reply, error) {
 	params := m.params(req)
-	w := newWatch(ctx, m.stall)
-	defer w.stop()
-	stream := m.client.Messages.NewStreaming(w.ctx, params, option.WithMiddleware(w.middleware))
-	defer stream.Close()
-
 	var acc accumulator
-	for stream.Next() {
-		w.alive()
-		acc.add(stream.Current(), onDelta)
-	}
-	if err := stream.Err(); err != nil {
-		if ctx.Err() != nil {
-			return model.Reply{}, ctx.Err()
-		}
-		return model.Reply{}, m.explain(err, w)
-	}
-	if ctx.Err() != nil {
-		return model.Reply{}, ctx.Err()
+	err := wire.Receive(ctx, m.srv, func(w *wire.Watch) wire.Stream[sdk.MessageStreamEventUnion] {
+		return m.client.Messages.NewStreaming(w.Context(), params, option.WithMiddleware(middleware(w)))
+	}, func(ev sdk.MessageStreamEventUnion) { acc.add(ev, onDelta) })
+	if err != nil {
+		return model.Reply{}, err
 	}
 	return acc.reply(m)
+}
+
+// middleware passes every attempt through w. The SDK waits as long as the
+// server asks before a retry, so a response that asks for longer than
+// wire.MaxRetryWait is marked not to be retried, and is reported instead.
+func middleware(w *wire.Watch) option.Middleware {
+	return func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		res, err := w.Exchange(req, next)
+		// Only an error response sets a wait, so res is that response.
+		if w.Wait() > wire.MaxRetryWait {
+			res.Header.Set("x-should-retry", "false")
+		}
+		return res, err
+	}
 }
 
 // accumulator assembles a streamed reply.
@@ -344,9 +289,9 @@ func (a *accumulator) reply(m *Model) (model.Reply, error) {
 	}
 	switch a.stop {
 	case "":
-		return model.Reply{}, m.fail(nil, "the reply from %s ended before it was complete (no stop reason): the connection may have dropped; try again", m.who)
+		return model.Reply{}, m.srv.Fail(nil, "the reply from %s ended before it was complete (no stop reason): the connection may have dropped; try again", m.srv.Who)
 	case "refusal":
-		return model.Reply{}, m.fail(nil, "%s stopped the reply (stop reason refusal): the model declined to go on", m.who)
+		return model.Reply{}, m.srv.Fail(nil, "%s stopped the reply (stop reason refusal): the model declined to go on", m.srv.Who)
 	case "max_tokens", "model_context_window_exceeded":
 		r.Stop = model.StopOutputLimit
 		// Only the block being written when the limit struck can be cut: it

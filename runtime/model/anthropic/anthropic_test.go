@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"reflect"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,61 +14,19 @@ import (
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/model/anthropic"
+	"github.com/agenttui/agenttui/runtime/model/internal/wiretest"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
 
-// lookup is a read-only tool that fails for the key "missing".
-type lookup struct{}
-
-func (lookup) Declaration() tool.Declaration {
-	return tool.Declaration{
-		Name:        "lookup",
-		Description: "Looks up a key.",
-		Parameters:  json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false}`),
-		Annotations: tool.Annotations{ReadOnly: true},
-	}
-}
-
-func (lookup) Call(_ context.Context, raw json.RawMessage) tool.Return {
-	var args struct{ Key string }
-	_ = json.Unmarshal(raw, &args)
-	if args.Key == "missing" {
-		return tool.Fail(tool.NotFound("no entry"), "no entry for missing")
-	}
-	return tool.Ok("value of " + args.Key)
-}
-
-// run drives a whole run with the agent over m, returning the outcome, the
-// session and the text deltas by turn.
-func run(t *testing.T, m model.Model, goal string) (runtime.GoalOutcome, *runtime.Session, map[int][]string) {
-	t.Helper()
-	cat, err := runtime.NewCatalog(lookup{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	deltas := map[int][]string{}
-	a := &runtime.Agent{Model: m, Catalog: cat, Sink: func(e runtime.Event) {
-		if d, ok := e.(runtime.TextDelta); ok {
-			mu.Lock()
-			deltas[d.Turn] = append(deltas[d.Turn], d.Text)
-			mu.Unlock()
-		}
-	}}
-	s := runtime.NewSession("test")
-	out := a.Run(testContext(t), s, goal)
-	return out, s, deltas
-}
-
 func TestThreeTurnToolRunSucceeds(t *testing.T) {
 	srv := newServer(t,
-		sse(join(start(120), ping(), text(0, "Looking up ", "both keys."),
+		wiretest.SSE(join(start(120), ping(), text(0, "Looking up ", "both keys."),
 			toolUse(1, "toolu_a", "lookup", `{"key":"alpha"}`), toolUse(2, "toolu_b", "lookup", `{"key": "beta"}`),
 			end("tool_use", 30))...),
-		sse(join(start(200), toolUse(0, "toolu_c", "lookup", `{"key":"missing"}`), end("tool_use", 10))...),
-		sse(join(start(260), toolUse(0, "toolu_d", "finish", `{"summary":"alpha and beta found","data":{"alpha":1}}`), end("tool_use", 20))...),
+		wiretest.SSE(join(start(200), toolUse(0, "toolu_c", "lookup", `{"key":"missing"}`), end("tool_use", 10))...),
+		wiretest.SSE(join(start(260), toolUse(0, "toolu_d", "finish", `{"summary":"alpha and beta found","data":{"alpha":1}}`), end("tool_use", 20))...),
 	)
-	out, s, deltas := run(t, newModel(t, srv.baseURL()), "look up alpha and beta")
+	out, s, deltas := wiretest.Run(t, newModel(t, srv.BaseURL()), "look up alpha and beta")
 	if out.Status != runtime.StatusSucceeded || out.Summary != "alpha and beta found" {
 		t.Fatalf("outcome %+v", out)
 	}
@@ -81,7 +36,7 @@ func TestThreeTurnToolRunSucceeds(t *testing.T) {
 	if got := deltas[1]; !reflect.DeepEqual(got, []string{"Looking up ", "both keys."}) {
 		t.Errorf("turn 1 deltas %q, want two pieces", got)
 	}
-	reqs := srv.requests()
+	reqs := srv.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests, want 3", len(reqs))
 	}
@@ -96,7 +51,7 @@ func TestThreeTurnToolRunSucceeds(t *testing.T) {
 	if got := results(reqs[1]); !reflect.DeepEqual(got, []string{"toolu_a: value of alpha", "toolu_b: value of beta"}) {
 		t.Errorf("second request's results %q", got)
 	}
-	asst, _ := json.Marshal(messagesOf(reqs[1])[1])
+	asst, _ := json.Marshal(wiretest.Messages(reqs[1])[1])
 	want := `{"content":[{"text":"Looking up both keys.","type":"text"},` +
 		`{"id":"toolu_a","input":{"key":"alpha"},"name":"lookup","type":"tool_use"},` +
 		`{"id":"toolu_b","input":{"key":"beta"},"name":"lookup","type":"tool_use"}],"role":"assistant"}`
@@ -106,7 +61,7 @@ func TestThreeTurnToolRunSucceeds(t *testing.T) {
 	if got := results(reqs[2]); !reflect.DeepEqual(got, []string{"toolu_c: no entry for missing (error)"}) {
 		t.Errorf("third request's results %q", got)
 	}
-	for i, k := range srv.keys {
+	for i, k := range srv.Keys() {
 		if k != testKey {
 			t.Errorf("request %d x-api-key %q", i+1, k)
 		}
@@ -119,8 +74,8 @@ func TestCutCallBecomesOutputLimit(t *testing.T) {
 		toolOpen(2, "toolu_b", "lookup", cutArgs[:6], cutArgs[6:]), end("max_tokens", 100))
 
 	t.Run("reply", func(t *testing.T) {
-		srv := newServer(t, sse(turn1...))
-		r, err := newModel(t, srv.baseURL()).Reply(testContext(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "go"}}}, nil)
+		srv := newServer(t, wiretest.SSE(turn1...))
+		r, err := newModel(t, srv.BaseURL()).Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "go"}}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,12 +91,12 @@ func TestCutCallBecomesOutputLimit(t *testing.T) {
 	})
 
 	t.Run("run", func(t *testing.T) {
-		srv := newServer(t, sse(turn1...), sse(join(start(80), text(0, "Done."), end("end_turn", 2))...))
-		out, _, _ := run(t, newModel(t, srv.baseURL()), "go")
+		srv := newServer(t, wiretest.SSE(turn1...), wiretest.SSE(join(start(80), text(0, "Done."), end("end_turn", 2))...))
+		out, _, _ := wiretest.Run(t, newModel(t, srv.BaseURL()), "go")
 		if out.Status != runtime.StatusSucceeded {
 			t.Fatalf("outcome %+v", out)
 		}
-		second := srv.requests()[1]
+		second := srv.Requests()[1]
 		want := []string{
 			"toolu_a: " + feedback.PeerNotExecuted + " (error)",
 			"toolu_b: " + feedback.OutputLimit("lookup", cutArgs) + " (error)",
@@ -149,7 +104,7 @@ func TestCutCallBecomesOutputLimit(t *testing.T) {
 		if got := results(second); !reflect.DeepEqual(got, want) {
 			t.Errorf("results\n%q\nwant\n%q", got, want)
 		}
-		blocks, _ := json.Marshal(messagesOf(second)[1]["content"].([]any)[2])
+		blocks, _ := json.Marshal(wiretest.Messages(second)[1]["content"].([]any)[2])
 		if string(blocks) != `{"id":"toolu_b","input":{},"name":"lookup","type":"tool_use"}` {
 			t.Errorf("the cut call in the history: %s", blocks)
 		}
@@ -159,21 +114,21 @@ func TestCutCallBecomesOutputLimit(t *testing.T) {
 func TestInvalidArgumentsBecomeInvalidReply(t *testing.T) {
 	bad := `{"key": alpha}`
 	srv := newServer(t,
-		sse(join(start(10), toolUse(0, "toolu_a", "lookup", bad), end("tool_use", 5))...),
-		sse(join(start(20), text(0, "Sorry."), end("end_turn", 2))...),
+		wiretest.SSE(join(start(10), toolUse(0, "toolu_a", "lookup", bad), end("tool_use", 5))...),
+		wiretest.SSE(join(start(20), text(0, "Sorry."), end("end_turn", 2))...),
 	)
-	out, s, _ := run(t, newModel(t, srv.baseURL()), "go")
+	out, s, _ := wiretest.Run(t, newModel(t, srv.BaseURL()), "go")
 	if out.Status != runtime.StatusSucceeded {
 		t.Fatalf("outcome %+v", out)
 	}
 	if got := s.Messages[1].Calls[0].Arguments; got != bad {
 		t.Errorf("the raw arguments became %q", got)
 	}
-	second := srv.requests()[1]
+	second := srv.Requests()[1]
 	if got := results(second); len(got) != 1 || got[0] != "toolu_a: "+feedback.InvalidArguments("lookup", bad)+" (error)" {
 		t.Errorf("results %q", got)
 	}
-	blocks, _ := json.Marshal(messagesOf(second)[1]["content"])
+	blocks, _ := json.Marshal(wiretest.Messages(second)[1]["content"])
 	if string(blocks) != `[{"id":"toolu_a","input":{},"name":"lookup","type":"tool_use"}]` {
 		t.Errorf("the invalid call in the history: %s", blocks)
 	}
@@ -186,50 +141,42 @@ func TestErrorsEndTheRunWithAClearMessage(t *testing.T) {
 	quick := []string{"retry-after-ms", "1"}
 	cases := []struct {
 		name     string
-		steps    []step
+		steps    []wiretest.Step
 		opts     []anthropic.Option
 		path     string // appended to the base URL
 		want     string
 		requests int
 	}{
-		{name: "401", steps: []step{fail(401, apiError("authentication_error", "invalid x-api-key"))},
+		{name: "401", steps: []wiretest.Step{wiretest.Fail(401, apiError("authentication_error", "invalid x-api-key"))},
 			want: "rejected the API key (401 Unauthorized): check ANTHROPIC_API_KEY", requests: 1},
-		{name: "404 model", steps: []step{fail(404, apiError("not_found_error", "model: test-model"))},
+		{name: "404 model", steps: []wiretest.Step{wiretest.Fail(404, apiError("not_found_error", "model: test-model"))},
 			want: `does not know the model "test-model" (404 Not Found: model: test-model): check the name after anthropic:`, requests: 1},
 		{name: "404 path", path: "/v1", want: "has no messages endpoint at", requests: 1},
-		{name: "prompt too long", steps: []step{fail(400, apiError("invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum"))},
+		{name: "prompt too long", steps: []wiretest.Step{wiretest.Fail(400, apiError("invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum"))},
 			want: "the conversation no longer fits the context window of test-model (prompt is too long: 210000 tokens > 200000 maximum)", requests: 1},
-		{name: "429", steps: []step{fail(429, rate, quick...), fail(429, rate, quick...), fail(429, rate, quick...), fail(429, rate, quick...)},
+		{name: "429", steps: []wiretest.Step{wiretest.Fail(429, rate, quick...), wiretest.Fail(429, rate, quick...), wiretest.Fail(429, rate, quick...), wiretest.Fail(429, rate, quick...)},
 			want: "is limiting the rate of requests (429 Too Many Requests: Number of request tokens has exceeded your per-minute rate limit) and still was (tried 4 times); wait a little and try again", requests: 4},
-		{name: "429 with a long wait", steps: []step{fail(429, rate, "retry-after", "600")},
+		{name: "429 with a long wait", steps: []wiretest.Step{wiretest.Fail(429, rate, "retry-after", "600")},
 			want: "is limiting the rate of requests (429 Too Many Requests: Number of request tokens has exceeded your per-minute rate limit) and asks to wait 10m0s; try again then", requests: 1},
-		{name: "500", steps: []step{fail(500, boom, quick...), fail(500, boom, quick...), fail(500, boom, quick...)}, opts: []anthropic.Option{anthropic.WithMaxRetries(2)},
+		{name: "500", steps: []wiretest.Step{wiretest.Fail(500, boom, quick...), wiretest.Fail(500, boom, quick...), wiretest.Fail(500, boom, quick...)}, opts: []anthropic.Option{anthropic.WithMaxRetries(2)},
 			want: "failed with 500 Internal Server Error (tried 3 times): Internal server error; try again later", requests: 3},
-		{name: "529", steps: []step{fail(529, busy, quick...), fail(529, busy, quick...)}, opts: []anthropic.Option{anthropic.WithMaxRetries(1)},
+		{name: "529", steps: []wiretest.Step{wiretest.Fail(529, busy, quick...), wiretest.Fail(529, busy, quick...)}, opts: []anthropic.Option{anthropic.WithMaxRetries(1)},
 			want: "is overloaded (529 Overloaded: Overloaded) and still was (tried 2 times); try again later", requests: 2},
-		{name: "dropped connection", steps: []step{dropAfter(join(start(5), text(0, "Half a th"))...)},
+		{name: "dropped connection", steps: []wiretest.Step{wiretest.DropAfter(join(start(5), text(0, "Half a th"))...)},
 			want: "dropped in the middle of the reply (unexpected end of the stream); try again", requests: 1},
-		{name: "stalled stream", steps: []step{stallAfter(start(5))}, opts: []anthropic.Option{anthropic.WithStallTimeout(50 * time.Millisecond)},
+		{name: "stalled stream", steps: []wiretest.Step{wiretest.StallAfter(start(5))}, opts: []anthropic.Option{anthropic.WithStallTimeout(50 * time.Millisecond)},
 			want: "sent nothing for 50ms, so the reply was abandoned; try again", requests: 1},
-		{name: "error event", steps: []step{sse(start(5), event("error", apiError("overloaded_error", "Overloaded")))},
+		{name: "error event", steps: []wiretest.Step{wiretest.SSE(start(5), event("error", apiError("overloaded_error", "Overloaded")))},
 			want: "reported an error in the middle of the reply: Overloaded", requests: 1},
-		{name: "no stop reason", steps: []step{sse(join(start(5), text(0, "and then"))...)},
+		{name: "no stop reason", steps: []wiretest.Step{wiretest.SSE(join(start(5), text(0, "and then"))...)},
 			want: "ended before it was complete (no stop reason)", requests: 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := newServer(t, c.steps...)
-			out, _, _ := run(t, newModel(t, srv.baseURL()+c.path, c.opts...), "go")
-			if out.Status != runtime.StatusFailed || len(out.Attempts) == 0 {
-				t.Fatalf("outcome %+v", out)
-			}
-			msg := out.Attempts[len(out.Attempts)-1]
-			t.Log(msg)
-			if !strings.HasPrefix(msg, "the model failed: ") || !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") {
-				t.Errorf("message %q\ndoes not say %q", msg, c.want)
-			}
-			noKey(t, msg)
-			if n := len(srv.requests()); n != c.requests {
+			out, _, _ := wiretest.Run(t, newModel(t, srv.BaseURL()+c.path, c.opts...), "go")
+			wiretest.Failed(t, out, c.want, testKey)
+			if n := len(srv.Requests()); n != c.requests {
 				t.Errorf("%d requests, want %d", n, c.requests)
 			}
 		})
@@ -238,14 +185,14 @@ func TestErrorsEndTheRunWithAClearMessage(t *testing.T) {
 
 func TestRateLimitIsRetriedThenSucceeds(t *testing.T) {
 	srv := newServer(t,
-		fail(429, apiError("rate_limit_error", "Rate limited."), "retry-after-ms", "1"),
-		sse(join(start(10), text(0, "All ", "done."), end("end_turn", 3))...),
+		wiretest.Fail(429, apiError("rate_limit_error", "Rate limited."), "retry-after-ms", "1"),
+		wiretest.SSE(join(start(10), text(0, "All ", "done."), end("end_turn", 3))...),
 	)
-	out, s, _ := run(t, newModel(t, srv.baseURL()), "go")
+	out, s, _ := wiretest.Run(t, newModel(t, srv.BaseURL()), "go")
 	if out.Status != runtime.StatusSucceeded || out.Summary != "All done." {
 		t.Fatalf("outcome %+v", out)
 	}
-	if n := len(srv.requests()); n != 2 {
+	if n := len(srv.Requests()); n != 2 {
 		t.Errorf("%d requests, want 2", n)
 	}
 	if s.Usage != (model.Usage{InputTokens: 10, OutputTokens: 3}) {
@@ -254,14 +201,9 @@ func TestRateLimitIsRetriedThenSucceeds(t *testing.T) {
 }
 
 func TestServerDown(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := wiretest.DeadAddr(t)
 	m := newModel(t, "http://"+addr, anthropic.WithMaxRetries(0))
-	_, err = m.Reply(testContext(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
+	_, err := m.Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
 	want := fmt.Sprintf("cannot reach the server at http://%s: connection refused; is it running, and is ANTHROPIC_BASE_URL right?", addr)
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant  %s", err, want)
@@ -269,7 +211,7 @@ func TestServerDown(t *testing.T) {
 }
 
 func TestCancelledContextEndsTheReply(t *testing.T) {
-	ctx, cancel := context.WithCancel(testContext(t))
+	ctx, cancel := context.WithCancel(wiretest.Context(t))
 	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, start(5))
@@ -277,7 +219,7 @@ func TestCancelledContextEndsTheReply(t *testing.T) {
 		cancel() // the person pressed Esc while the reply streamed
 		<-r.Context().Done()
 	})
-	_, err := newModel(t, srv.baseURL()).Reply(ctx, model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
+	_, err := newModel(t, srv.BaseURL()).Reply(ctx, model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("error %v, want context.Canceled", err)
 	}

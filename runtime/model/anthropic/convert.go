@@ -17,7 +17,7 @@ const noResult = "No result was recorded for this call, so it may not have run."
 // params converts a request into the Messages request body.
 func (m *Model) params(req model.Request) sdk.MessageNewParams {
 	p := sdk.MessageNewParams{
-		Model:     sdk.Model(m.name),
+		Model:     sdk.Model(m.srv.Model),
 		MaxTokens: int64(m.maxTokens),
 		Messages:  messages(req.Messages),
 	}

@@ -8,17 +8,18 @@ import (
 
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/model/anthropic"
+	"github.com/agenttui/agenttui/runtime/model/internal/wiretest"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
 
 // sent returns the request body the model sends for req.
 func sent(t *testing.T, req model.Request, opts ...anthropic.Option) map[string]any {
 	t.Helper()
-	srv := newServer(t, sse(join(start(1), text(0, "ok"), end("end_turn", 1))...))
-	if _, err := newModel(t, srv.baseURL(), opts...).Reply(testContext(t), req, nil); err != nil {
+	srv := newServer(t, wiretest.SSE(join(start(1), text(0, "ok"), end("end_turn", 1))...))
+	if _, err := newModel(t, srv.BaseURL(), opts...).Reply(wiretest.Context(t), req, nil); err != nil {
 		t.Fatal(err)
 	}
-	return srv.requests()[0]
+	return srv.Requests()[0]
 }
 
 func TestConversationIsConvertedFaithfully(t *testing.T) {
@@ -44,7 +45,7 @@ func TestConversationIsConvertedFaithfully(t *testing.T) {
 			{Role: model.RoleUser, Text: "and more"},
 		},
 	}
-	got, _ := json.Marshal(messagesOf(sent(t, req)))
+	got, _ := json.Marshal(wiretest.Messages(sent(t, req)))
 	want := `[{"content":[{"text":"goal","type":"text"}],"role":"user"},` +
 		`{"content":[{"text":"Trying.","type":"text"},` +
 		`{"id":"c1","input":{"key":"a"},"name":"lookup","type":"tool_use"},` +
@@ -67,7 +68,7 @@ func TestToolsAndMaxTokens(t *testing.T) {
 	req := model.Request{
 		System:          "be brief",
 		Messages:        []model.Message{{Role: model.RoleUser, Text: "hi"}},
-		Tools:           []tool.Declaration{{Name: "bare"}, lookup{}.Declaration()},
+		Tools:           []tool.Declaration{{Name: "bare"}, wiretest.Lookup{}.Declaration()},
 		MaxOutputTokens: 1000,
 	}
 	body := sent(t, req)
@@ -87,8 +88,8 @@ func TestToolsAndMaxTokens(t *testing.T) {
 }
 
 func TestEmptyToolInput(t *testing.T) {
-	srv := newServer(t, sse(join(start(1), toolUse(0, "toolu_1", "lookup", ""), end("tool_use", 1))...))
-	r, err := newModel(t, srv.baseURL()).Reply(testContext(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
+	srv := newServer(t, wiretest.SSE(join(start(1), toolUse(0, "toolu_1", "lookup", ""), end("tool_use", 1))...))
+	r, err := newModel(t, srv.BaseURL()).Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +112,8 @@ func TestKeyAndBaseURL(t *testing.T) {
 		t.Errorf("bad base URL: %v", err)
 	}
 
-	srv := newServer(t, sse(join(start(1), text(0, "hi"), end("end_turn", 1))...))
-	t.Setenv(anthropic.EnvBaseURL, srv.baseURL())
+	srv := newServer(t, wiretest.SSE(join(start(1), text(0, "hi"), end("end_turn", 1))...))
+	t.Setenv(anthropic.EnvBaseURL, srv.BaseURL())
 	t.Setenv(anthropic.EnvAPIKey, testKey)
 	m, err := anthropic.New("claude-x")
 	if err != nil {
@@ -121,10 +122,10 @@ func TestKeyAndBaseURL(t *testing.T) {
 	if m.Name() != "anthropic:claude-x" {
 		t.Errorf("name %q", m.Name())
 	}
-	if _, err := m.Reply(testContext(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil); err != nil {
+	if _, err := m.Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if srv.keys[0] != testKey {
-		t.Errorf("x-api-key %q", srv.keys[0])
+	if srv.Keys()[0] != testKey {
+		t.Errorf("x-api-key %q", srv.Keys()[0])
 	}
 }

@@ -1,79 +1,37 @@
 package anthropic_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/agenttui/agenttui/runtime/model/anthropic"
+	"github.com/agenttui/agenttui/runtime/model/internal/wiretest"
 )
 
 // testKey is the API key the tests use; no message may contain it.
 const testKey = "sk-ant-test-secret-0123456789"
 
-// step answers one request of a fakeServer.
-type step func(w http.ResponseWriter, r *http.Request)
-
-// fakeServer speaks the Messages wire format: each request is answered by
-// the next step, and every request body and key header is kept.
-type fakeServer struct {
-	t     *testing.T
-	srv   *httptest.Server
-	mu    sync.Mutex
-	steps []step
-	seen  []map[string]any
-	keys  []string
+// messagesAPI is the Messages API as the fake server speaks it.
+var messagesAPI = wiretest.API{
+	Path:      "/v1/messages",
+	KeyHeader: "X-Api-Key",
+	NotFound:  wiretest.Fail(404, `{"type":"error","error":{"type":"not_found_error","message":"Not found"}}`),
+	Check: func(t *testing.T, n int, r *http.Request) {
+		if r.Header.Get("Anthropic-Version") == "" {
+			t.Errorf("request %d has no anthropic-version header", n)
+		}
+	},
 }
 
-func newServer(t *testing.T, steps ...step) *fakeServer {
+// newServer starts a fake server of the Messages API that answers each
+// request with the next step.
+func newServer(t *testing.T, steps ...wiretest.Step) *wiretest.Server {
 	t.Helper()
-	f := &fakeServer{t: t, steps: steps}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
-	return f
+	return messagesAPI.Start(t, steps...)
 }
-
-func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	var req map[string]any
-	if err := json.Unmarshal(body, &req); err != nil {
-		f.t.Errorf("request body is not JSON: %v: %s", err, body)
-	}
-	f.mu.Lock()
-	n := len(f.seen)
-	f.seen = append(f.seen, req)
-	f.keys = append(f.keys, r.Header.Get("X-Api-Key"))
-	f.mu.Unlock()
-	if r.Header.Get("Anthropic-Version") == "" {
-		f.t.Errorf("request %d has no anthropic-version header", n+1)
-	}
-	if r.URL.Path != "/v1/messages" {
-		fail(404, `{"type":"error","error":{"type":"not_found_error","message":"Not found"}}`)(w, r)
-		return
-	}
-	if n >= len(f.steps) {
-		f.t.Errorf("unexpected request %d", n+1)
-		fail(500, `{"type":"error","error":{"type":"api_error","message":"no more steps"}}`)(w, r)
-		return
-	}
-	f.steps[n](w, r)
-}
-
-// requests returns the bodies received so far.
-func (f *fakeServer) requests() []map[string]any {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]map[string]any(nil), f.seen...)
-}
-
-func (f *fakeServer) baseURL() string { return f.srv.URL }
 
 func newModel(t *testing.T, base string, opts ...anthropic.Option) *anthropic.Model {
 	t.Helper()
@@ -84,28 +42,8 @@ func newModel(t *testing.T, base string, opts ...anthropic.Option) *anthropic.Mo
 	return m
 }
 
-// testContext bounds a test so that a hang fails it instead of the suite.
-func testContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
 // event is one server-sent event with its type and JSON data.
 func event(typ, data string) string { return fmt.Sprintf("event: %s\ndata: %s\n\n", typ, data) }
-
-// sse answers with the events.
-func sse(events ...string) step {
-	return func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-		fl := w.(http.Flusher)
-		for _, e := range events {
-			io.WriteString(w, e)
-			fl.Flush()
-		}
-	}
-}
 
 func start(in int) string {
 	return event("message_start", fmt.Sprintf(`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant",`+
@@ -171,66 +109,14 @@ func join(parts ...any) []string {
 	return out
 }
 
-// fail answers with an HTTP error and a JSON body.
-func fail(status int, body string, header ...string) step {
-	return func(w http.ResponseWriter, _ *http.Request) {
-		for i := 0; i+1 < len(header); i += 2 {
-			w.Header().Set(header[i], header[i+1])
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		io.WriteString(w, body)
-	}
-}
-
 func apiError(typ, msg string) string {
 	return fmt.Sprintf(`{"type":"error","error":{"type":%q,"message":%q}}`, typ, msg)
-}
-
-// dropAfter sends the events and then closes the connection without ending
-// the response.
-func dropAfter(events ...string) step {
-	return func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		for _, e := range events {
-			io.WriteString(w, e)
-		}
-		w.(http.Flusher).Flush()
-		conn, _, err := w.(http.Hijacker).Hijack()
-		if err != nil {
-			panic(err)
-		}
-		conn.Close()
-	}
-}
-
-// stallAfter sends the events and then nothing more until the client gives
-// up.
-func stallAfter(events ...string) step {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		for _, e := range events {
-			io.WriteString(w, e)
-		}
-		w.(http.Flusher).Flush()
-		<-r.Context().Done()
-	}
-}
-
-// messagesOf returns the messages of a request body.
-func messagesOf(req map[string]any) []map[string]any {
-	raw, _ := req["messages"].([]any)
-	out := make([]map[string]any, len(raw))
-	for i, m := range raw {
-		out[i] = m.(map[string]any)
-	}
-	return out
 }
 
 // results returns the tool_result blocks of a request's last message as
 // "id: content" with " (error)" for is_error.
 func results(req map[string]any) []string {
-	msgs := messagesOf(req)
+	msgs := wiretest.Messages(req)
 	var out []string
 	for _, b := range msgs[len(msgs)-1]["content"].([]any) {
 		block := b.(map[string]any)
@@ -249,11 +135,4 @@ func results(req map[string]any) []string {
 		out = append(out, s)
 	}
 	return out
-}
-
-func noKey(t *testing.T, s string) {
-	t.Helper()
-	if strings.Contains(s, testKey) {
-		t.Errorf("the API key appears in %q", s)
-	}
 }

@@ -18,7 +18,7 @@ const noResult = "Error: no result was recorded for this call, so it may not hav
 // params converts a request into the Chat Completions request body.
 func (m *Model) params(req model.Request) sdk.ChatCompletionNewParams {
 	p := sdk.ChatCompletionNewParams{
-		Model:         shared.ChatModel(m.name),
+		Model:         shared.ChatModel(m.srv.Model),
 		Messages:      messages(req),
 		StreamOptions: sdk.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)},
 	}

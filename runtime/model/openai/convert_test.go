@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/model/internal/wiretest"
 	"github.com/agenttui/agenttui/runtime/model/openai"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
@@ -16,10 +17,10 @@ import (
 func sent(t *testing.T, req model.Request, opts ...openai.Option) map[string]any {
 	t.Helper()
 	srv := newServer(t, sse(roleChunk(), textChunk("ok"), finish("stop")))
-	if _, err := newModel(t, srv.baseURL(), opts...).Reply(testContext(t), req, nil); err != nil {
+	if _, err := newModel(t, srv.BaseURL(), opts...).Reply(wiretest.Context(t), req, nil); err != nil {
 		t.Fatal(err)
 	}
-	return srv.requests()[0]
+	return srv.Requests()[0]
 }
 
 func TestConversationIsConvertedFaithfully(t *testing.T) {
@@ -46,7 +47,7 @@ func TestConversationIsConvertedFaithfully(t *testing.T) {
 			{Role: model.RoleUser, Text: "and more"},
 		},
 	}
-	got, _ := json.Marshal(messagesOf(t, sent(t, req)))
+	got, _ := json.Marshal(wiretest.Messages(sent(t, req)))
 	want := `[{"content":"be brief","role":"system"},` +
 		`{"content":"goal","role":"user"},` +
 		`{"content":"Trying.","role":"assistant","tool_calls":[` +
@@ -71,7 +72,7 @@ func TestConversationIsConvertedFaithfully(t *testing.T) {
 func TestToolsAndMaxTokens(t *testing.T) {
 	req := model.Request{
 		Messages:        []model.Message{{Role: model.RoleUser, Text: "hi"}},
-		Tools:           []tool.Declaration{{Name: "bare", Description: "No schema."}, lookup{}.Declaration()},
+		Tools:           []tool.Declaration{{Name: "bare", Description: "No schema."}, wiretest.Lookup{}.Declaration()},
 		MaxOutputTokens: 1000,
 	}
 	body := sent(t, req)
@@ -101,7 +102,7 @@ func TestCallsSentWholeUnderOneIndex(t *testing.T) {
 		chunk(`{"tool_calls":[{"index":0,"id":"x1","type":"function","function":{"name":"lookup","arguments":"{\"key\":\"a\"}"}}]}`, ""),
 		chunk(`{"tool_calls":[{"index":0,"id":"x2","type":"function","function":{"name":"lookup","arguments":"{\"key\":\"b\"}"}}]}`, ""),
 		finish("tool_calls")))
-	r, err := newModel(t, srv.baseURL()).Reply(testContext(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
+	r, err := newModel(t, srv.BaseURL()).Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func TestKeyAndBaseURL(t *testing.T) {
 
 	// A local server needs no key, and none is sent.
 	srv := newServer(t, sse(roleChunk(), textChunk("hi"), finish("stop")))
-	t.Setenv(openai.EnvBaseURL, srv.baseURL())
+	t.Setenv(openai.EnvBaseURL, srv.BaseURL())
 	m, err := openai.New("llama3.2")
 	if err != nil {
 		t.Fatal(err)
@@ -134,23 +135,23 @@ func TestKeyAndBaseURL(t *testing.T) {
 	if m.Name() != "openai:llama3.2" {
 		t.Errorf("name %q", m.Name())
 	}
-	if _, err := m.Reply(testContext(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil); err != nil {
+	if _, err := m.Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if srv.auth[0] != "" {
-		t.Errorf("authorization %q sent without a key", srv.auth[0])
+	if srv.Keys()[0] != "" {
+		t.Errorf("authorization %q sent without a key", srv.Keys()[0])
 	}
 
 	// The key in the environment is used.
 	srv = newServer(t, sse(roleChunk(), textChunk("hi"), finish("stop")))
-	t.Setenv(openai.EnvBaseURL, srv.baseURL())
+	t.Setenv(openai.EnvBaseURL, srv.BaseURL())
 	t.Setenv(openai.EnvAPIKey, testKey)
 	m, _ = openai.New("llama3.2")
-	if _, err := m.Reply(testContext(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil); err != nil {
+	if _, err := m.Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if srv.auth[0] != "Bearer "+testKey {
-		t.Errorf("authorization %q", srv.auth[0])
+	if srv.Keys()[0] != "Bearer "+testKey {
+		t.Errorf("authorization %q", srv.Keys()[0])
 	}
 }
 
@@ -161,8 +162,8 @@ func TestOllamaUnknownModel(t *testing.T) {
 		w.WriteHeader(http.StatusNotFound)
 		w.Write([]byte(`{"error":"model \"test-model\" not found, try pulling it first"}`))
 	})
-	_, err := newModel(t, srv.baseURL()).Reply(testContext(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
-	want := `the server at ` + srv.baseURL() + ` does not know the model "test-model" (404 Not Found: model "test-model" not found, try pulling it first): check the name after openai:`
+	_, err := newModel(t, srv.BaseURL()).Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
+	want := `the server at ` + srv.BaseURL() + ` does not know the model "test-model" (404 Not Found: model "test-model" not found, try pulling it first): check the name after openai:`
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant  %s", err, want)
 	}

@@ -35,10 +35,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -46,6 +43,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/model/internal/wire"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
 
@@ -72,11 +70,6 @@ const DefaultMaxRetries = 3
 // for a while before its first token.
 const DefaultStallTimeout = 3 * time.Minute
 
-// maxRetryWait bounds how long the SDK waits before a retry; a server that
-// asks for a longer wait gets its error reported instead, so that a run does
-// not sit silently for minutes.
-const maxRetryWait = time.Minute
-
 // ErrMissingAPIKey is returned by New when no API key is given and no base
 // URL of a compatible server is set either.
 var ErrMissingAPIKey = errors.New(EnvAPIKey + " is not set")
@@ -85,31 +78,28 @@ var ErrMissingAPIKey = errors.New(EnvAPIKey + " is not set")
 type Option func(*settings)
 
 type settings struct {
-	apiKey, baseURL       *string
-	maxRetries            int
-	stall                 time.Duration
-	httpClient            *http.Client
+	wire.Settings
 	requestOptions        []option.RequestOption
 	maxCompletionTokensOK *bool
 }
 
 // WithAPIKey sets the API key instead of OPENAI_API_KEY.
-func WithAPIKey(key string) Option { return func(s *settings) { s.apiKey = &key } }
+func WithAPIKey(key string) Option { return func(s *settings) { s.APIKey = &key } }
 
 // WithBaseURL sets the base URL of the server instead of OPENAI_BASE_URL,
 // such as http://localhost:11434/v1 for Ollama. An empty url means OpenAI.
-func WithBaseURL(url string) Option { return func(s *settings) { s.baseURL = &url } }
+func WithBaseURL(url string) Option { return func(s *settings) { s.BaseURL = &url } }
 
 // WithMaxRetries sets how many times a failed request is repeated; see
 // DefaultMaxRetries. Negative values count as zero.
-func WithMaxRetries(n int) Option { return func(s *settings) { s.maxRetries = max(n, 0) } }
+func WithMaxRetries(n int) Option { return func(s *settings) { s.MaxRetries = max(n, 0) } }
 
 // WithStallTimeout sets how long a request may go without receiving anything
 // before it is abandoned; see DefaultStallTimeout.
-func WithStallTimeout(d time.Duration) Option { return func(s *settings) { s.stall = d } }
+func WithStallTimeout(d time.Duration) Option { return func(s *settings) { s.Stall = d } }
 
 // WithHTTPClient sets the HTTP client requests are made with.
-func WithHTTPClient(c *http.Client) Option { return func(s *settings) { s.httpClient = c } }
+func WithHTTPClient(c *http.Client) Option { return func(s *settings) { s.HTTPClient = c } }
 
 // WithMaxTokensField chooses how Request.MaxOutputTokens is sent: true for
 // max_completion_tokens, false for the older max_tokens. By default OpenAI
@@ -127,18 +117,24 @@ func WithRequestOptions(opts ...option.RequestOption) Option {
 // Model is a model served over the Chat Completions API. It is safe for
 // concurrent use.
 type Model struct {
-	name   string // the model name the server knows
-	client sdk.Client
-	// who names the server in error messages: "OpenAI", or the base URL of
-	// a compatible server.
-	who string
-	// endpoint is the URL requests go to, for messages about a wrong base
-	// URL.
-	endpoint string
-	// secret is the API key, which is scrubbed from every message.
-	secret              string
-	stall               time.Duration
+	// srv is the server, which error messages name as "OpenAI" or by the
+	// base URL of a compatible server.
+	srv                 *wire.Server
+	client              sdk.Client
 	maxCompletionTokens bool
+}
+
+// api is the Chat Completions API as wire needs to know it.
+var api = &wire.API{
+	Name:           "OpenAI",
+	KeyEnv:         EnvAPIKey,
+	BaseURLEnv:     EnvBaseURL,
+	DefaultBaseURL: DefaultBaseURL,
+	Path:           "/chat/completions",
+	ErrMissingKey:  ErrMissingAPIKey,
+	DefaultStall:   DefaultStallTimeout,
+	ExplainStatus:  explainStatus,
+	MidReply:       midReply,
 }
 
 // New returns the model called name (such as "gpt-4o", or "llama3.2" on
@@ -148,113 +144,57 @@ type Model struct {
 // Ollama, vLLM or LM Studio), so its key may be left unset. New makes no
 // request.
 func New(name string, opts ...Option) (*Model, error) {
-	s := settings{maxRetries: DefaultMaxRetries, stall: DefaultStallTimeout}
+	s := settings{Settings: wire.Settings{MaxRetries: DefaultMaxRetries}}
 	for _, o := range opts {
 		o(&s)
 	}
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return nil, errors.New("the model name is empty")
+	srv, err := api.Resolve(name, s.Settings)
+	if err != nil {
+		return nil, err
 	}
-	key := lookup(s.apiKey, EnvAPIKey)
-	base := strings.TrimSpace(lookup(s.baseURL, EnvBaseURL))
-	custom := base != ""
-	if !custom {
-		base = DefaultBaseURL
-		if key == "" {
-			return nil, ErrMissingAPIKey
-		}
-	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%s %q is not an http or https URL", EnvBaseURL, redactURL(base))
-	}
-	if s.stall <= 0 {
-		s.stall = DefaultStallTimeout
-	}
-	m := &Model{name: name, who: "OpenAI", secret: key, stall: s.stall, maxCompletionTokens: !custom}
-	if custom {
-		m.who = "the server at " + u.Redacted()
-	}
-	m.endpoint = strings.TrimSuffix(u.Redacted(), "/") + "/chat/completions"
+	m := &Model{srv: srv, maxCompletionTokens: !srv.Custom}
 	if s.maxCompletionTokensOK != nil {
 		m.maxCompletionTokens = *s.maxCompletionTokensOK
 	}
 	ro := []option.RequestOption{
-		option.WithBaseURL(base),
-		option.WithMaxRetries(s.maxRetries),
-		option.WithMaxRetryDelay(maxRetryWait),
+		option.WithBaseURL(srv.BaseURL),
+		option.WithMaxRetries(srv.MaxRetries),
+		option.WithMaxRetryDelay(wire.MaxRetryWait),
 	}
 	// The key is always set explicitly, even when empty, so that a key in
 	// the environment never reaches a server the caller did not mean it for.
-	ro = append(ro, option.WithAPIKey(key))
-	if s.httpClient == nil {
-		s.httpClient = defaultHTTPClient()
-	}
-	ro = append(ro, option.WithHTTPClient(s.httpClient))
+	ro = append(ro, option.WithAPIKey(srv.Key))
+	ro = append(ro, option.WithHTTPClient(srv.HTTPClient))
 	ro = append(ro, s.requestOptions...)
 	m.client = sdk.NewClient(ro...)
 	return m, nil
 }
 
-// defaultHTTPClient gives up on a connection after 10 seconds rather than
-// Go's default 30, so that an unreachable server is reported within a minute
-// even after the retries. How long the reply itself may take is bounded by
-// the stall timeout instead.
-func defaultHTTPClient() *http.Client {
-	t, ok := http.DefaultTransport.(*http.Transport)
-	if !ok {
-		return &http.Client{}
-	}
-	t = t.Clone()
-	t.DialContext = (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
-	return &http.Client{Transport: t}
-}
-
-// lookup returns the option's value when it was given, else the variable's.
-func lookup(given *string, env string) string {
-	if given != nil {
-		return *given
-	}
-	return os.Getenv(env)
-}
-
-// redactURL hides any user and password in a URL that is about to be shown.
-func redactURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return u.Redacted()
-	}
-	return raw
-}
-
 // Name returns "openai:" and the model name.
-func (m *Model) Name() string { return "openai:" + m.name }
+func (m *Model) Name() string { return "openai:" + m.srv.Model }
 
 // Reply streams the model's answer to req. Text is passed to onDelta as it
 // arrives. Errors are one line each and say what to do about them; none
 // holds the API key.
 func (m *Model) Reply(ctx context.Context, req model.Request, onDelta func(string)) (model.Reply, error) {
 	params := m.params(req)
-	w := newWatch(ctx, m.stall)
-	defer w.stop()
-	stream := m.client.Chat.Completions.NewStreaming(w.ctx, params, option.WithMiddleware(w.middleware))
-	defer stream.Close()
-
 	var acc accumulator
-	for stream.Next() {
-		w.alive()
-		acc.add(stream.Current(), onDelta)
-	}
-	if err := stream.Err(); err != nil {
-		if ctx.Err() != nil {
-			return model.Reply{}, ctx.Err()
-		}
-		return model.Reply{}, m.explain(err, w)
-	}
-	if ctx.Err() != nil {
-		return model.Reply{}, ctx.Err()
+	err := wire.Receive(ctx, m.srv, func(w *wire.Watch) wire.Stream[sdk.ChatCompletionChunk] {
+		return m.client.Chat.Completions.NewStreaming(w.Context(), params, option.WithMiddleware(middleware(w)))
+	}, func(chunk sdk.ChatCompletionChunk) { acc.add(chunk, onDelta) })
+	if err != nil {
+		return model.Reply{}, err
 	}
 	return acc.reply(m)
+}
+
+// middleware passes every attempt through w. A wait longer than
+// wire.MaxRetryWait needs nothing here: New gives it to the SDK as the
+// longest retry delay, beyond which the SDK does not retry.
+func middleware(w *wire.Watch) option.Middleware {
+	return func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		return w.Exchange(req, next)
+	}
 }
 
 // accumulator assembles a streamed reply.
@@ -338,9 +278,9 @@ func (a *accumulator) reply(m *Model) (model.Reply, error) {
 	}
 	switch a.finish {
 	case "":
-		return model.Reply{}, m.fail(nil, "the reply from %s ended before it was complete (no finish reason): the connection may have dropped; try again", m.who)
+		return model.Reply{}, m.srv.Fail(nil, "the reply from %s ended before it was complete (no finish reason): the connection may have dropped; try again", m.srv.Who)
 	case "content_filter":
-		return model.Reply{}, m.fail(nil, "%s stopped the reply with its content filter", m.who)
+		return model.Reply{}, m.srv.Fail(nil, "%s stopped the reply with its content filter", m.srv.Who)
 	case "length":
 		r.Stop = model.StopOutputLimit
 		// Only the call being written when the limit struck can be cut: it

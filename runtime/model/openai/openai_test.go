@@ -2,66 +2,20 @@ package openai_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"reflect"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/agenttui/agenttui/feedback"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/model/internal/wiretest"
 	"github.com/agenttui/agenttui/runtime/model/openai"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
-
-// lookup is a read-only tool that fails for the key "missing".
-type lookup struct{}
-
-func (lookup) Declaration() tool.Declaration {
-	return tool.Declaration{
-		Name:        "lookup",
-		Description: "Looks up a key.",
-		Parameters:  json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false}`),
-		Annotations: tool.Annotations{ReadOnly: true},
-	}
-}
-
-func (lookup) Call(_ context.Context, raw json.RawMessage) tool.Return {
-	var args struct{ Key string }
-	_ = json.Unmarshal(raw, &args)
-	if args.Key == "missing" {
-		return tool.Fail(tool.NotFound("no entry"), "no entry for missing")
-	}
-	return tool.Ok("value of " + args.Key)
-}
-
-// run drives a whole run with the agent over m, returning the outcome, the
-// session and the text deltas by turn.
-func run(t *testing.T, m model.Model, goal string) (runtime.GoalOutcome, *runtime.Session, map[int][]string) {
-	t.Helper()
-	cat, err := runtime.NewCatalog(lookup{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	deltas := map[int][]string{}
-	a := &runtime.Agent{Model: m, Catalog: cat, Sink: func(e runtime.Event) {
-		if d, ok := e.(runtime.TextDelta); ok {
-			mu.Lock()
-			deltas[d.Turn] = append(deltas[d.Turn], d.Text)
-			mu.Unlock()
-		}
-	}}
-	s := runtime.NewSession("test")
-	out := a.Run(testContext(t), s, goal)
-	return out, s, deltas
-}
 
 func join(chunks ...[]string) []string {
 	var out []string
@@ -82,7 +36,7 @@ func TestThreeTurnToolRunSucceeds(t *testing.T) {
 		sse(join([]string{roleChunk()}, call(0, "call_d", "finish", `{"summary":"alpha and beta found","data":{"alpha":1}}`),
 			[]string{finish("tool_calls"), usage(260, 20)})...),
 	)
-	out, s, deltas := run(t, newModel(t, srv.baseURL()), "look up alpha and beta")
+	out, s, deltas := wiretest.Run(t, newModel(t, srv.BaseURL()), "look up alpha and beta")
 	if out.Status != runtime.StatusSucceeded || out.Summary != "alpha and beta found" {
 		t.Fatalf("outcome %+v", out)
 	}
@@ -92,7 +46,7 @@ func TestThreeTurnToolRunSucceeds(t *testing.T) {
 	if got := deltas[1]; !reflect.DeepEqual(got, []string{"Looking up ", "both keys."}) {
 		t.Errorf("turn 1 deltas %q, want two pieces", got)
 	}
-	reqs := srv.requests()
+	reqs := srv.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests, want 3", len(reqs))
 	}
@@ -103,7 +57,7 @@ func TestThreeTurnToolRunSucceeds(t *testing.T) {
 	if so, _ := first["stream_options"].(map[string]any); so["include_usage"] != true {
 		t.Errorf("stream_options %v", first["stream_options"])
 	}
-	msgs := messagesOf(t, first)
+	msgs := wiretest.Messages(first)
 	if msgs[0]["role"] != "system" || msgs[0]["content"] != runtime.DefaultSystemPrompt ||
 		msgs[1]["role"] != "user" || msgs[1]["content"] != "look up alpha and beta" {
 		t.Errorf("first messages %v", msgs)
@@ -118,19 +72,19 @@ func TestThreeTurnToolRunSucceeds(t *testing.T) {
 	if p, _ := lookupParams.(map[string]any); p["required"] == nil || p["additionalProperties"] != false {
 		t.Errorf("lookup parameters %v", lookupParams)
 	}
-	if got := toolMessages(t, reqs[1]); !reflect.DeepEqual(got, []string{"call_a: value of alpha", "call_b: value of beta"}) {
+	if got := toolMessages(reqs[1]); !reflect.DeepEqual(got, []string{"call_a: value of alpha", "call_b: value of beta"}) {
 		t.Errorf("second request's results %q", got)
 	}
-	asst := messagesOf(t, reqs[1])[2]
+	asst := wiretest.Messages(reqs[1])[2]
 	calls := asst["tool_calls"].([]any)
 	if asst["content"] != "Looking up both keys." || len(calls) != 2 ||
 		calls[1].(map[string]any)["function"].(map[string]any)["arguments"] != `{"key": "beta"}` {
 		t.Errorf("assistant message %v", asst)
 	}
-	if got := toolMessages(t, reqs[2]); len(got) != 3 || got[2] != "call_c: Error: no entry for missing" {
+	if got := toolMessages(reqs[2]); len(got) != 3 || got[2] != "call_c: Error: no entry for missing" {
 		t.Errorf("third request's results %q", got)
 	}
-	for i, a := range srv.auth {
+	for i, a := range srv.Keys() {
 		if a != "Bearer "+testKey {
 			t.Errorf("request %d authorization %q", i+1, a)
 		}
@@ -144,7 +98,7 @@ func TestCutCallBecomesOutputLimit(t *testing.T) {
 
 	t.Run("reply", func(t *testing.T) {
 		srv := newServer(t, sse(turn1...))
-		r, err := newModel(t, srv.baseURL()).Reply(testContext(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "go"}}}, nil)
+		r, err := newModel(t, srv.BaseURL()).Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "go"}}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,19 +115,19 @@ func TestCutCallBecomesOutputLimit(t *testing.T) {
 
 	t.Run("run", func(t *testing.T) {
 		srv := newServer(t, sse(turn1...), sse(roleChunk(), textChunk("Done."), finish("stop")))
-		out, _, _ := run(t, newModel(t, srv.baseURL()), "go")
+		out, _, _ := wiretest.Run(t, newModel(t, srv.BaseURL()), "go")
 		if out.Status != runtime.StatusSucceeded {
 			t.Fatalf("outcome %+v", out)
 		}
-		second := srv.requests()[1]
+		second := srv.Requests()[1]
 		want := []string{
 			"call_a: Error: " + feedback.PeerNotExecuted,
 			"call_b: Error: " + feedback.OutputLimit("lookup", cutArgs),
 		}
-		if got := toolMessages(t, second); !reflect.DeepEqual(got, want) {
+		if got := toolMessages(second); !reflect.DeepEqual(got, want) {
 			t.Errorf("results\n%q\nwant\n%q", got, want)
 		}
-		calls := messagesOf(t, second)[2]["tool_calls"].([]any)
+		calls := wiretest.Messages(second)[2]["tool_calls"].([]any)
 		if len(calls) != 2 || calls[1].(map[string]any)["function"].(map[string]any)["arguments"] != "{}" {
 			t.Errorf("the cut call in the history: %v", calls)
 		}
@@ -186,14 +140,14 @@ func TestInvalidArgumentsBecomeInvalidReply(t *testing.T) {
 		sse(join([]string{roleChunk()}, call(0, "call_a", "lookup", bad), []string{finish("tool_calls")})...),
 		sse(roleChunk(), textChunk("Sorry."), finish("stop")),
 	)
-	out, s, _ := run(t, newModel(t, srv.baseURL()), "go")
+	out, s, _ := wiretest.Run(t, newModel(t, srv.BaseURL()), "go")
 	if out.Status != runtime.StatusSucceeded {
 		t.Fatalf("outcome %+v", out)
 	}
 	if got := s.Messages[1].Calls[0].Arguments; got != bad {
 		t.Errorf("the raw arguments became %q", got)
 	}
-	got := toolMessages(t, srv.requests()[1])
+	got := toolMessages(srv.Requests()[1])
 	if len(got) != 1 || got[0] != "call_a: Error: "+feedback.InvalidArguments("lookup", bad) {
 		t.Errorf("results %q", got)
 	}
@@ -204,52 +158,44 @@ func TestErrorsEndTheRunWithAClearMessage(t *testing.T) {
 	boom := `{"error":{"message":"The server had an error processing your request.","type":"server_error","param":null,"code":null}}`
 	cases := []struct {
 		name     string
-		steps    []step
+		steps    []wiretest.Step
 		opts     []openai.Option
 		base     string // a path to use instead of /v1
 		want     string
 		requests int
 	}{
-		{name: "401", steps: []step{fail(401, `{"error":{"message":"Incorrect API key provided: `+testKey+`.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`)},
+		{name: "401", steps: []wiretest.Step{wiretest.Fail(401, `{"error":{"message":"Incorrect API key provided: `+testKey+`.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`)},
 			want: "rejected the API key (401 Unauthorized): check OPENAI_API_KEY", requests: 1},
-		{name: "404 model", steps: []step{fail(404, `{"error":{"message":"The model `+"`test-model`"+` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}`)},
+		{name: "404 model", steps: []wiretest.Step{wiretest.Fail(404, `{"error":{"message":"The model `+"`test-model`"+` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}`)},
 			want: `does not know the model "test-model" (404 Not Found: The model ` + "`test-model`" + ` does not exist or you do not have access to it): check the name after openai:`, requests: 1},
 		{name: "404 path", base: "", want: "has no chat completions endpoint at", requests: 1},
-		{name: "context overflow", steps: []step{fail(400, `{"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`)},
+		{name: "context overflow", steps: []wiretest.Step{wiretest.Fail(400, `{"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`)},
 			want: "the conversation no longer fits the context window of test-model (This model's maximum context length is 128000 tokens.", requests: 1},
-		{name: "429", steps: []step{fail(429, rate, "retry-after-ms", "1"), fail(429, rate, "retry-after-ms", "1"), fail(429, rate, "retry-after-ms", "1"), fail(429, rate, "retry-after-ms", "1")},
+		{name: "429", steps: []wiretest.Step{wiretest.Fail(429, rate, "retry-after-ms", "1"), wiretest.Fail(429, rate, "retry-after-ms", "1"), wiretest.Fail(429, rate, "retry-after-ms", "1"), wiretest.Fail(429, rate, "retry-after-ms", "1")},
 			want: "is limiting the rate of requests (429 Too Many Requests: Rate limit reached for test-model) and still was (tried 4 times); wait a little and try again", requests: 4},
-		{name: "429 with a long wait", steps: []step{fail(429, rate, "retry-after", "600")},
+		{name: "429 with a long wait", steps: []wiretest.Step{wiretest.Fail(429, rate, "retry-after", "600")},
 			want: "is limiting the rate of requests (429 Too Many Requests: Rate limit reached for test-model) and asks to wait 10m0s; try again then", requests: 1},
-		{name: "500", steps: []step{fail(500, boom), fail(500, boom), fail(500, boom)}, opts: []openai.Option{openai.WithMaxRetries(2)},
+		{name: "500", steps: []wiretest.Step{wiretest.Fail(500, boom), wiretest.Fail(500, boom), wiretest.Fail(500, boom)}, opts: []openai.Option{openai.WithMaxRetries(2)},
 			want: "failed with 500 Internal Server Error (tried 3 times): The server had an error processing your request; try again later", requests: 3},
-		{name: "dropped connection", steps: []step{dropAfter(roleChunk(), textChunk("Half a th"))},
+		{name: "dropped connection", steps: []wiretest.Step{dropAfter(roleChunk(), textChunk("Half a th"))},
 			want: "dropped in the middle of the reply (unexpected end of the stream); try again", requests: 1},
-		{name: "stalled stream", steps: []step{stallAfter(roleChunk())}, opts: []openai.Option{openai.WithStallTimeout(50 * time.Millisecond)},
+		{name: "stalled stream", steps: []wiretest.Step{stallAfter(roleChunk())}, opts: []openai.Option{openai.WithStallTimeout(50 * time.Millisecond)},
 			want: "sent nothing for 50ms, so the reply was abandoned; try again", requests: 1},
-		{name: "error event", steps: []step{sse(roleChunk(), `{"error":{"message":"The model is overloaded.","type":"server_error"}}`)},
+		{name: "error event", steps: []wiretest.Step{sse(roleChunk(), `{"error":{"message":"The model is overloaded.","type":"server_error"}}`)},
 			want: "reported an error in the middle of the reply: The model is overloaded.", requests: 1},
-		{name: "no finish reason", steps: []step{sse(roleChunk(), textChunk("and then"))},
+		{name: "no finish reason", steps: []wiretest.Step{sse(roleChunk(), textChunk("and then"))},
 			want: "ended before it was complete (no finish reason)", requests: 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := newServer(t, c.steps...)
-			base := srv.baseURL()
+			base := srv.BaseURL()
 			if c.base != "" || c.name == "404 path" {
-				base = srv.srv.URL + c.base
+				base = srv.URL + c.base
 			}
-			out, _, _ := run(t, newModel(t, base, c.opts...), "go")
-			if out.Status != runtime.StatusFailed || len(out.Attempts) == 0 {
-				t.Fatalf("outcome %+v", out)
-			}
-			msg := out.Attempts[len(out.Attempts)-1]
-			t.Log(msg)
-			if !strings.HasPrefix(msg, "the model failed: ") || !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") {
-				t.Errorf("message %q\ndoes not say %q", msg, c.want)
-			}
-			noKey(t, msg)
-			if n := len(srv.requests()); n != c.requests {
+			out, _, _ := wiretest.Run(t, newModel(t, base, c.opts...), "go")
+			wiretest.Failed(t, out, c.want, testKey)
+			if n := len(srv.Requests()); n != c.requests {
 				t.Errorf("%d requests, want %d", n, c.requests)
 			}
 		})
@@ -258,14 +204,14 @@ func TestErrorsEndTheRunWithAClearMessage(t *testing.T) {
 
 func TestRateLimitIsRetriedThenSucceeds(t *testing.T) {
 	srv := newServer(t,
-		fail(429, `{"error":{"message":"Rate limit reached.","type":"requests","code":"rate_limit_exceeded"}}`, "retry-after-ms", "1"),
+		wiretest.Fail(429, `{"error":{"message":"Rate limit reached.","type":"requests","code":"rate_limit_exceeded"}}`, "retry-after-ms", "1"),
 		sse(roleChunk(), textChunk("All done."), finish("stop"), usage(10, 3)),
 	)
-	out, s, _ := run(t, newModel(t, srv.baseURL()), "go")
+	out, s, _ := wiretest.Run(t, newModel(t, srv.BaseURL()), "go")
 	if out.Status != runtime.StatusSucceeded || out.Summary != "All done." {
 		t.Fatalf("outcome %+v", out)
 	}
-	if n := len(srv.requests()); n != 2 {
+	if n := len(srv.Requests()); n != 2 {
 		t.Errorf("%d requests, want 2", n)
 	}
 	if s.Usage != (model.Usage{InputTokens: 10, OutputTokens: 3}) {
@@ -274,14 +220,9 @@ func TestRateLimitIsRetriedThenSucceeds(t *testing.T) {
 }
 
 func TestServerDown(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := wiretest.DeadAddr(t)
 	m := newModel(t, "http://"+addr+"/v1", openai.WithMaxRetries(1))
-	_, err = m.Reply(testContext(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
+	_, err := m.Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
 	want := fmt.Sprintf("cannot reach the server at http://%s/v1: connection refused (tried 2 times); is it running, and is OPENAI_BASE_URL right?", addr)
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant  %s", err, want)
@@ -289,7 +230,7 @@ func TestServerDown(t *testing.T) {
 }
 
 func TestCancelledContextEndsTheReply(t *testing.T) {
-	ctx, cancel := context.WithCancel(testContext(t))
+	ctx, cancel := context.WithCancel(wiretest.Context(t))
 	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprintf(w, "data: %s\n\n", textChunk("x"))
@@ -297,7 +238,7 @@ func TestCancelledContextEndsTheReply(t *testing.T) {
 		cancel() // the person pressed Esc while the reply streamed
 		<-r.Context().Done()
 	})
-	_, err := newModel(t, srv.baseURL()).Reply(ctx, model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
+	_, err := newModel(t, srv.BaseURL()).Reply(ctx, model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("error %v, want context.Canceled", err)
 	}

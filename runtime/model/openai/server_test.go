@@ -1,80 +1,39 @@
 package openai_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/agenttui/agenttui/runtime/model/internal/wiretest"
 	"github.com/agenttui/agenttui/runtime/model/openai"
 )
 
 // testKey is the API key the tests use; no message may contain it.
 const testKey = "sk-test-secret-0123456789"
 
-// step answers one request of a fakeServer.
-type step func(w http.ResponseWriter, r *http.Request)
-
-// fakeServer speaks the Chat Completions wire format: each request is
-// answered by the next step, and every request body is kept.
-type fakeServer struct {
-	t     *testing.T
-	srv   *httptest.Server
-	mu    sync.Mutex
-	steps []step
-	seen  []map[string]any
-	auth  []string
-}
-
-func newServer(t *testing.T, steps ...step) *fakeServer {
-	t.Helper()
-	f := &fakeServer{t: t, steps: steps}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	var req map[string]any
-	if err := json.Unmarshal(body, &req); err != nil {
-		f.t.Errorf("request body is not JSON: %v: %s", err, body)
-	}
-	f.mu.Lock()
-	n := len(f.seen)
-	f.seen = append(f.seen, req)
-	f.auth = append(f.auth, r.Header.Get("Authorization"))
-	f.mu.Unlock()
-	if r.URL.Path != "/v1/chat/completions" {
+// chatAPI is the Chat Completions API as the fake server speaks it.
+var chatAPI = wiretest.API{
+	Base:      "/v1",
+	Path:      "/v1/chat/completions",
+	KeyHeader: "Authorization",
+	NotFound: func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, "404 page not found", http.StatusNotFound)
-		return
-	}
-	if n >= len(f.steps) {
-		f.t.Errorf("unexpected request %d", n+1)
-		http.Error(w, `{"error":{"message":"no more steps"}}`, http.StatusInternalServerError)
-		return
-	}
-	f.steps[n](w, r)
+	},
 }
 
-// requests returns the bodies received so far.
-func (f *fakeServer) requests() []map[string]any {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]map[string]any(nil), f.seen...)
+// newServer starts a fake server of the Chat Completions API that answers
+// each request with the next step.
+func newServer(t *testing.T, steps ...wiretest.Step) *wiretest.Server {
+	t.Helper()
+	return chatAPI.Start(t, steps...)
 }
 
-func (f *fakeServer) baseURL() string { return f.srv.URL + "/v1" }
-
-// newModel returns a model over f whose retries wait at most a millisecond.
+// newModel returns a model at base whose retries wait at most a millisecond.
 func newModel(t *testing.T, base string, opts ...openai.Option) *openai.Model {
 	t.Helper()
 	all := append([]openai.Option{
@@ -88,26 +47,18 @@ func newModel(t *testing.T, base string, opts ...openai.Option) *openai.Model {
 	return m
 }
 
-// testContext bounds a test so that a hang fails it instead of the suite.
-func testContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	t.Cleanup(cancel)
-	return ctx
+// sse answers with the chunks as server-sent events, then [DONE].
+func sse(chunks ...string) wiretest.Step {
+	return wiretest.SSE(append(events(chunks), "data: [DONE]\n\n")...)
 }
 
-// sse answers with the chunks as server-sent events, then [DONE].
-func sse(chunks ...string) step {
-	return func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-		fl := w.(http.Flusher)
-		for _, c := range chunks {
-			fmt.Fprintf(w, "data: %s\n\n", c)
-			fl.Flush()
-		}
-		fmt.Fprint(w, "data: [DONE]\n\n")
-		fl.Flush()
+// events frames each chunk as a server-sent event.
+func events(chunks []string) []string {
+	out := make([]string, len(chunks))
+	for i, c := range chunks {
+		out[i] = fmt.Sprintf("data: %s\n\n", c)
 	}
+	return out
 }
 
 // chunk builds one chat.completion.chunk with a delta for choice 0.
@@ -157,73 +108,21 @@ func call(index int, id, name, args string) []string {
 	return out
 }
 
-// fail answers with an HTTP error and a JSON body.
-func fail(status int, body string, header ...string) step {
-	return func(w http.ResponseWriter, _ *http.Request) {
-		for i := 0; i+1 < len(header); i += 2 {
-			w.Header().Set(header[i], header[i+1])
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		io.WriteString(w, body)
-	}
-}
-
 // dropAfter sends the chunks and then closes the connection without ending
-// the response, the way a proxy or a crashed server drops a stream.
-func dropAfter(chunks ...string) step {
-	return func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		for _, c := range chunks {
-			fmt.Fprintf(w, "data: %s\n\n", c)
-		}
-		w.(http.Flusher).Flush()
-		conn, _, err := w.(http.Hijacker).Hijack()
-		if err != nil {
-			panic(err)
-		}
-		conn.Close()
-	}
-}
+// the response.
+func dropAfter(chunks ...string) wiretest.Step { return wiretest.DropAfter(events(chunks)...) }
 
 // stallAfter sends the chunks and then sends nothing more until the client
 // gives up.
-func stallAfter(chunks ...string) step {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		for _, c := range chunks {
-			fmt.Fprintf(w, "data: %s\n\n", c)
-		}
-		w.(http.Flusher).Flush()
-		<-r.Context().Done()
-	}
-}
-
-// messagesOf returns the messages of a request body.
-func messagesOf(t *testing.T, req map[string]any) []map[string]any {
-	t.Helper()
-	raw, _ := req["messages"].([]any)
-	out := make([]map[string]any, len(raw))
-	for i, m := range raw {
-		out[i] = m.(map[string]any)
-	}
-	return out
-}
+func stallAfter(chunks ...string) wiretest.Step { return wiretest.StallAfter(events(chunks)...) }
 
 // toolMessages returns the tool messages of a request as "id: content".
-func toolMessages(t *testing.T, req map[string]any) []string {
+func toolMessages(req map[string]any) []string {
 	var out []string
-	for _, m := range messagesOf(t, req) {
+	for _, m := range wiretest.Messages(req) {
 		if m["role"] == "tool" {
 			out = append(out, fmt.Sprintf("%v: %v", m["tool_call_id"], m["content"]))
 		}
 	}
 	return out
-}
-
-func noKey(t *testing.T, s string) {
-	t.Helper()
-	if strings.Contains(s, testKey) {
-		t.Errorf("the API key appears in %q", s)
-	}
 }

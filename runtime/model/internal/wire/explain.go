@@ -1,0 +1,233 @@
+package wire
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+	"time"
+	"unicode/utf8"
+)
+
+// problem is an error a person can act on: Error is one line that says what
+// happened and what to do, and never holds the API key.
+type problem struct {
+	msg   string
+	cause error
+}
+
+func (e *problem) Error() string { return e.msg }
+func (e *problem) Unwrap() error { return e.cause }
+
+// Fail returns an error worded by format, scrubbed of the API key and kept
+// to one line, that wraps cause.
+func (s *Server) Fail(cause error, format string, args ...any) error {
+	return &problem{msg: oneLine(scrub(fmt.Sprintf(format, args...), s.Key), 0), cause: cause}
+}
+
+// scrub removes the secret from s, in case a server or a library echoes it.
+func scrub(s, secret string) string {
+	if secret == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, secret, "[redacted]")
+}
+
+// oneLine folds s onto one line and, when limit is positive, cuts it to
+// limit characters.
+func oneLine(s string, limit int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if limit > 0 && utf8.RuneCountInString(s) > limit {
+		s = string([]rune(s)[:limit]) + "…"
+	}
+	return s
+}
+
+// Response is an HTTP error response a request ended with, as Receive hands
+// it to API.ExplainStatus.
+type Response struct {
+	// Status is the HTTP status code.
+	Status int
+	// Code and Message are what the body says, as ErrorBody reads them.
+	Code, Message string
+	// Line is the status and its text, such as "429 Too Many Requests".
+	Line string
+	// Detail is Message on one line, cut short and without a final
+	// period: it is set inside brackets or before a semicolon, where its
+	// own period would read as a stray.
+	Detail string
+	// Wait is the wait the response asked for before a retry.
+	Wait time.Duration
+	// Tries words how many attempts were made, such as " (tried 3 times)",
+	// and is empty after one.
+	Tries string
+}
+
+// explain turns err, the error a request followed by w ended with, into a
+// message a person can act on. What is particular to the provider is left
+// to its API's ExplainStatus and MidReply.
+func (s *Server) explain(err error, w *Watch) error {
+	if w.stalled() {
+		return s.Fail(err, "%s sent nothing for %s, so the reply was abandoned; try again", s.Who, s.Stall)
+	}
+	if w.status != 0 {
+		return s.api.ExplainStatus(s, err, s.response(w))
+	}
+	if w.streaming {
+		if code, msg, ok := s.api.MidReply(err); ok {
+			if IsContextOverflow(code, msg) {
+				return s.Overflow(err, msg)
+			}
+			return s.Fail(err, "%s reported an error in the middle of the reply: %s", s.Who, oneLine(msg, 300))
+		}
+		return s.Fail(err, "the connection to %s dropped in the middle of the reply (%s); try again", s.Who, cause(err))
+	}
+	hint := "is it running, and is " + s.api.BaseURLEnv + " right?"
+	if !s.Custom {
+		hint = "check the network connection"
+	}
+	return s.Fail(err, "cannot reach %s: %s%s; %s", s.Who, cause(err), w.tries(), hint)
+}
+
+// response reads the last error response w kept.
+func (s *Server) response(w *Watch) Response {
+	code, msg := ErrorBody(w.body)
+	text := http.StatusText
+	if s.api.StatusText != nil {
+		text = func(status int) string { return s.api.StatusText(status, code) }
+	}
+	return Response{
+		Status: w.status, Code: code, Message: msg,
+		Line:   fmt.Sprintf("%d %s", w.status, text(w.status)),
+		Detail: strings.TrimRight(oneLine(msg, 300), "."),
+		Wait:   w.wait, Tries: w.tries(),
+	}
+}
+
+// The methods below word the error responses that mean the same with every
+// API. ExplainStatus decides which applies, because the APIs tell them
+// apart in different orders and with different codes, and words the rest
+// itself.
+
+// KeyRejected says the API key was rejected. The server's message is left
+// out because it may quote part of the key, as OpenAI's does.
+func (s *Server) KeyRejected(err error, r Response) error {
+	return s.Fail(err, "%s rejected the API key (%s): check %s", s.Who, r.Line, s.api.KeyEnv)
+}
+
+// Overflow says the conversation is too long for the model; msg is the
+// server's message.
+func (s *Server) Overflow(err error, msg string) error {
+	return s.Fail(err, "the conversation no longer fits the context window of %s (%s): start a new session, or use a model with a larger context",
+		s.Model, oneLine(msg, 300))
+}
+
+// Refused says the key may not do what was asked, which is most often
+// using the model.
+func (s *Server) Refused(err error, r Response) error {
+	return s.Fail(err, "%s refused the request (%s: %s): check that the API key may use the model %q", s.Who, r.Line, r.Detail, s.Model)
+}
+
+// RateLimited says the server limits the rate of requests: after the
+// retries, or at once when it asks for a wait longer than MaxRetryWait.
+func (s *Server) RateLimited(err error, r Response) error {
+	if r.Wait > MaxRetryWait {
+		return s.Fail(err, "%s is limiting the rate of requests (%s: %s) and asks to wait %s; try again then",
+			s.Who, r.Line, r.Detail, r.Wait.Round(time.Second))
+	}
+	return s.Fail(err, "%s is limiting the rate of requests (%s: %s) and still was%s; wait a little and try again",
+		s.Who, r.Line, r.Detail, r.Tries)
+}
+
+// ServerFailed says the server failed with a 5xx status.
+func (s *Server) ServerFailed(err error, r Response) error {
+	return s.Fail(err, "%s failed with %s%s: %s; try again later", s.Who, r.Line, r.Tries, r.Detail)
+}
+
+// Rejected says the server rejected the request for a reason no other
+// message covers.
+func (s *Server) Rejected(err error, r Response) error {
+	return s.Fail(err, "%s rejected the request (%s: %s)", s.Who, r.Line, r.Detail)
+}
+
+// IsContextOverflow recognises the ways servers say the prompt is too long.
+func IsContextOverflow(code, msg string) bool {
+	if code == "context_length_exceeded" || code == "string_above_max_length" {
+		return true
+	}
+	msg = strings.ToLower(msg)
+	for _, s := range []string{"context length", "context_length", "context window", "prompt is too long", "too many tokens", "maximum context"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrorBody finds the code and the message in an error body: OpenAI's
+// {"error":{"message","code","type"}}, Anthropic's
+// {"type":"error","error":{"type","message"}}, and the shapes compatible
+// servers and gateways use ({"error":"…"}, {"message":"…"},
+// {"detail":"…"}), else the text. The code is the error's code, else its
+// type.
+func ErrorBody(body []byte) (code, msg string) {
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  any             `json:"detail"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return "", strings.TrimSpace(string(body))
+	}
+	var inner struct {
+		Message string `json:"message"`
+		Code    any    `json:"code"`
+		Type    string `json:"type"`
+	}
+	var s string
+	switch {
+	case json.Unmarshal(v.Error, &inner) == nil && inner.Message != "":
+		code = fmt.Sprint(inner.Code)
+		if inner.Code == nil {
+			code = inner.Type
+		}
+		return code, inner.Message
+	case json.Unmarshal(v.Error, &s) == nil && s != "":
+		return "", s
+	case v.Message != "":
+		return "", v.Message
+	case v.Detail != nil:
+		return "", fmt.Sprint(v.Detail)
+	}
+	return "", strings.TrimSpace(string(body))
+}
+
+// cause words a connection error by its root: "connection refused" rather
+// than the whole chain with the request URL.
+func cause(err error) string {
+	var dns *net.DNSError
+	var ne net.Error
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return "unexpected end of the stream"
+	case errors.As(err, &dns):
+		return "no such host " + dns.Name
+	case errors.As(err, &ne) && ne.Timeout():
+		return "timed out"
+	}
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err.Error()
+		}
+		err = next
+	}
+}
