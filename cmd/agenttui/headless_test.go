@@ -51,6 +51,13 @@ func runBinary(t *testing.T, dir, stdin string, args ...string) result {
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	return execute(t, cmd)
+}
+
+// execute runs cmd to its end and returns its exit code and output; only a
+// failure to start it fails the test.
+func execute(t *testing.T, cmd *exec.Cmd) result {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -125,17 +124,7 @@ func runWithEnv(t *testing.T, dir string, env []string, args ...string) result {
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Env = env
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	r := result{code, out.String(), errb.String()}
+	r := execute(t, cmd)
 	if strings.Contains(r.stdout+r.stderr, e2eKey) {
 		t.Errorf("the API key appears in the output:\nstdout: %s\nstderr: %s", r.stdout, r.stderr)
 	}

@@ -24,15 +24,7 @@ func (c crashTrial) journalPath(id string) string {
 
 func (c crashTrial) run(t *testing.T, args ...string) result {
 	t.Helper()
-	cmd := c.command(args...)
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if err != nil {
-		code = cmd.ProcessState.ExitCode()
-	}
-	return result{code, out.String(), errb.String()}
+	return execute(t, c.command(args...))
 }
 
 func TestResumeTornJournal(t *testing.T) {
