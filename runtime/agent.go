@@ -436,8 +436,7 @@ func (r *run) prepareReply(ctx context.Context, turn int, prepared []*Prepared) 
 			if ender == "" {
 				ender = p.Call.Name
 			} else {
-				c.flow = Skip("runtime", fmt.Sprintf("Not used: the %s call before this one in the same reply already ends the run, "+
-					"so this call was not run.", ender))
+				c.flow = secondEnder(ender)
 			}
 		}
 		rr.calls[i] = c
@@ -455,6 +454,13 @@ func (r *run) prepareReply(ctx context.Context, turn int, prepared []*Prepared) 
 	}
 	rr.unsettled = len(rr.calls)
 	return rr
+}
+
+// secondEnder skips a finish or ask_user call that follows the call of the
+// same reply (named ender) that already ends the run.
+func secondEnder(ender string) Flow {
+	return Skip("runtime", fmt.Sprintf("Not used: the %s call before this one in the same reply already ends the run, "+
+		"so this call was not run.", ender))
 }
 
 // review passes a call through the hooks in order. A rewrite is checked

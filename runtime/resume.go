@@ -119,8 +119,15 @@ func (r *run) resumedReply(ctx context.Context, intr *Interrupted, prepared []*P
 			key: EffectKey(r.session.ID, intr.Turn, i, p.Call.Name, p.Args)}
 		rr.calls = append(rr.calls, c)
 	}
+	// Only the first finish or ask_user of a reply takes effect, as in a
+	// reply that was not interrupted.
+	ender := -1
 	for i, c := range rr.calls {
 		ic := intr.Calls[i]
+		name := c.p.Call.Name
+		if (name == Finish || name == AskUser) && ender < 0 && (ic.Finished == nil || ic.Finished.Outcome.IsSuccess()) {
+			ender = i
+		}
 		switch {
 		case ic.Finished != nil:
 			c.settled, c.started = true, ic.Started
@@ -129,6 +136,12 @@ func (r *run) resumedReply(ctx context.Context, intr *Interrupted, prepared []*P
 			if c.p.Call.Name == Remember && c.outcome.IsSuccess() {
 				applyRemember(r.session.Memory, c.p.Args)
 			}
+		case ender == i || name == Remember:
+			// A control call acts only on the session held in memory, which the
+			// restart lost, so it is taken again: nothing outside happens twice.
+			c.flow = Continue("resume", "a control call changes nothing outside the session, so it runs again after the restart")
+		case (name == Finish || name == AskUser) && ender >= 0:
+			c.flow = secondEnder(rr.calls[ender].p.Call.Name)
 		case ic.Started && c.p.Touches.ReadsOnly():
 			c.flow = Continue("resume", "it only reads, so it runs again after the restart")
 		default:

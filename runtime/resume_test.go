@@ -105,3 +105,41 @@ func TestResumeInvalidReplyGetsItsFeedback(t *testing.T) {
 		t.Errorf("outcome %+v", out)
 	}
 }
+
+// A kill can land after the reply holding finish was journaled and before the
+// finish call was taken. Finish changes nothing outside the session, so the
+// resumed run takes it and ends as the model asked, instead of asking the
+// model for a reply it has already given.
+func TestResumeTakesAnUntakenFinish(t *testing.T) {
+	write := pathTool("write", true, okBody("written"))
+	m := script(t, model.Step{Calls: []model.ScriptedCall{
+		call("write", `{"path":"c"}`),
+		call("finish", `{"summary":"first"}`),
+		call("finish", `{"summary":"second"}`),
+	}})
+	rec := newRecorder()
+	a := newAgent(t, m, rec, write)
+	s := NewSession("s")
+	s.Goal = "go"
+	s.Messages = []model.Message{{Role: model.RoleUser, Text: "go"}}
+	reply, err := m.Reply(context.Background(), model.Request{Messages: s.Messages}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Messages = append(s.Messages, model.Message{Role: model.RoleAssistant, Calls: reply.Calls})
+	intr := &Interrupted{Turn: 1, Calls: []InterruptedCall{{Started: true}, {}, {}}}
+	out := a.Resume(context.Background(), s, intr)
+	if out.Status != StatusSucceeded || out.Summary != "first" {
+		t.Fatalf("outcome %+v, want succeeded with the first finish's summary", out)
+	}
+	if write.count() != 0 {
+		t.Errorf("the in-doubt write ran again (%d times)", write.count())
+	}
+	res := resultsOf(t, s, 1)
+	if !strings.Contains(res[0].Content, "may have partly run") {
+		t.Errorf("in-doubt write reads %q", res[0].Content)
+	}
+	if !strings.Contains(res[2].Content, "already ends the run") {
+		t.Errorf("second finish reads %q", res[2].Content)
+	}
+}

@@ -64,6 +64,9 @@ func (m *Scripted) Reply(ctx context.Context, req Request, onDelta func(string))
 		}
 	}
 	if made >= len(m.scenario.Steps) {
+		if len(m.scenario.Steps) == 1 {
+			return Reply{}, fmt.Errorf("%w: its one step has been played", ErrScriptEnded)
+		}
 		return Reply{}, fmt.Errorf("%w: it has %d steps and all of them have been played", ErrScriptEnded, len(m.scenario.Steps))
 	}
 	n := made + 1
