@@ -77,6 +77,14 @@ type Agent struct {
 	// StopGrace is how long running calls get to return after an early
 	// end; zero means two seconds.
 	StopGrace time.Duration
+	// Durable, when set, reports an error once the events the run publishes
+	// can no longer be recorded, such as a session journal on a full disk.
+	// The runtime asks it after publishing the intent of each effect (a
+	// model request, a call attempt). An effect whose intent may not be on
+	// disk could be performed twice, or misreported, after a crash, so from
+	// the first error on nothing more is performed: calls not yet started
+	// are reported as not run and the run ends failed, saying why.
+	Durable func() error
 
 	emitMu sync.Mutex // serialises calls to Sink
 
@@ -110,6 +118,19 @@ func (a *Agent) maxParallel() int {
 		return DefaultMaxParallel
 	}
 	return a.MaxParallel
+}
+
+// durable returns the error that forbids further effects, if any.
+func (a *Agent) durable() error {
+	if a.Durable == nil {
+		return nil
+	}
+	return a.Durable()
+}
+
+// unrecorded is why calls were not run once the record of the run failed.
+func unrecorded(err error) string {
+	return fmt.Sprintf("the session record cannot be written (%v), and nothing runs without one", err)
 }
 
 func (a *Agent) stopGrace() time.Duration {
@@ -258,8 +279,18 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 		if ctx.Err() != nil {
 			return r.stopped(ctx, fmt.Sprintf("turn %d: model reply", turn))
 		}
+		if err := a.durable(); err != nil {
+			r.note(unrecorded(err))
+			return r.fail(fmt.Sprintf("turn %d: model reply", turn))
+		}
 		r.cat = a.catalog()
 		a.emit(TurnStarted{Turn: turn, At: Time{a.clock().Now()}})
+		if err := a.durable(); err != nil {
+			// The request's intent may not be on disk, so it is not sent.
+			r.note(unrecorded(err))
+			a.emit(TurnEnded{Turn: turn})
+			return r.fail(fmt.Sprintf("turn %d: model reply", turn))
+		}
 		reply, err := a.Model.Reply(ctx, r.request(), func(text string) {
 			a.emit(TextDelta{Turn: turn, Text: text})
 		})
@@ -350,6 +381,10 @@ func (r *run) handleReply(ctx context.Context, turn int, reply model.Reply) (out
 	}
 	if ctx.Err() != nil {
 		return r.stopped(ctx, fmt.Sprintf("turn %d: the reply's calls", turn)), false, true
+	}
+	if rr.broken != nil {
+		r.note(unrecorded(rr.broken))
+		return r.fail(fmt.Sprintf("turn %d: the reply's calls", turn)), false, true
 	}
 	if out, ok := r.controlOutcome(rr); ok {
 		return out, false, true

@@ -67,6 +67,11 @@ type replyRun struct {
 	// none running; personWait sums those spans.
 	idleSince  time.Time
 	personWait time.Duration
+	// broken is the error that stopped the run's record; once it is set no
+	// call starts. cancelAsks withdraws the approvals still open then.
+	broken     error
+	cancelAsks context.CancelFunc
+	askCtx     context.Context
 }
 
 // readyQueue holds the indices of calls that may start, lowest first, so
@@ -87,6 +92,8 @@ func (q *readyQueue) Pop() any {
 // run executes the reply and returns once every call has settled, or has
 // been settled as not finished because ctx ended.
 func (r *replyRun) run(ctx context.Context) {
+	r.askCtx, r.cancelAsks = context.WithCancel(ctx)
+	defer r.cancelAsks()
 	for _, c := range r.calls {
 		if !c.settled {
 			r.decide(ctx, c)
@@ -137,7 +144,7 @@ func (r *replyRun) decide(ctx context.Context, c *callRun) {
 		r.asking++
 		req := AskRequest{CallInfo: r.info(c), WaitsFor: c.deps, By: f.By, Reason: f.Reason}
 		go func() {
-			answer := f.Await(ctx, req)
+			answer := f.Await(r.askCtx, req)
 			r.inbox <- askDone{index: c.index, flow: answer}
 		}()
 	default:
@@ -190,6 +197,9 @@ func (r *replyRun) handle(ctx context.Context, msg any) {
 		r.running--
 		out := m.ret.Outcome()
 		r.settle(c, out, feedback.ResultOutput(c.p.Call, out, m.ret.Output), m.attempts)
+		if err := r.agent.durable(); err != nil {
+			r.breakOff(err)
+		}
 	}
 	r.noteIdle()
 }
@@ -205,12 +215,42 @@ func (r *replyRun) fillSlots(ctx context.Context) {
 }
 
 func (r *replyRun) start(ctx context.Context, c *callRun) {
+	if c.settled {
+		return
+	}
+	if err := r.agent.durable(); err != nil {
+		r.breakOff(err)
+		return
+	}
 	c.started = true
 	c.startedAt = r.agent.clock().Now()
-	r.running++
 	// The intent is published, and so journaled, before the body runs.
 	r.emit(CallStarted{Turn: r.turn, Index: c.index, Name: c.p.Call.Name, Attempt: 1, Key: c.key, At: Time{c.startedAt}})
+	if err := r.agent.durable(); err != nil {
+		// The intent may not be on disk, so the body must not run.
+		c.started = false
+		r.breakOff(err)
+		return
+	}
+	r.running++
 	go r.perform(ctx, c.index, c.p, c.key)
+}
+
+// breakOff stops the reply from performing anything more once the run's
+// record failed: every call not yet started is settled as not run, and open
+// approvals are withdrawn. Calls already running finish as they would.
+func (r *replyRun) breakOff(err error) {
+	if r.broken == nil {
+		r.broken = err
+	}
+	r.cancelAsks()
+	r.ready = r.ready[:0]
+	why := unrecorded(r.broken)
+	for _, c := range r.calls {
+		if !c.settled && !c.started {
+			r.notFinished(c, why, 0)
+		}
+	}
 }
 
 // perform runs one call's body, repeating it as its retry policy allows, and
@@ -236,6 +276,12 @@ func (r *replyRun) perform(ctx context.Context, index int, p *Prepared, key stri
 		}
 		attempt++
 		r.emitFromCall(CallStarted{Turn: r.turn, Index: index, Name: p.Call.Name, Attempt: attempt, Key: key, At: Time{clock.Now()}})
+		if r.agent.durable() != nil {
+			// The retry's intent may not be on disk: the call ends with the
+			// failure it has, and the coordinator stops the reply.
+			r.inbox <- callDone{index: index, ret: ret, attempts: attempt - 1}
+			return
+		}
 	}
 }
 

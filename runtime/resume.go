@@ -99,6 +99,10 @@ func (r *run) resume(ctx context.Context, intr *Interrupted) (GoalOutcome, bool)
 	if ctx.Err() != nil {
 		return r.stopped(ctx, fmt.Sprintf("turn %d: the reply's calls", intr.Turn)), true
 	}
+	if rr.broken != nil {
+		r.note(unrecorded(rr.broken))
+		return r.fail(fmt.Sprintf("turn %d: the reply's calls", intr.Turn)), true
+	}
 	return r.controlOutcome(rr)
 }
 

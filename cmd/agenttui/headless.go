@@ -100,6 +100,12 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		}
 		show(e)
 	}
+	agent.Durable = func() error {
+		if jw == nil {
+			return nil
+		}
+		return jw.Err()
+	}
 	defer func() {
 		if jw != nil {
 			if err := jw.Close(); err != nil {
