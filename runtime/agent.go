@@ -98,6 +98,10 @@ type Agent struct {
 // goroutine; the reply being run keeps the catalogue it was checked against.
 func (a *Agent) SetCatalog(c *Catalog) { a.replaced.Store(c) }
 
+// CurrentCatalog returns the catalogue the next turn will offer the model:
+// the last one SetCatalog gave, or Catalog.
+func (a *Agent) CurrentCatalog() *Catalog { return a.catalog() }
+
 // catalog returns the catalogue for a new turn.
 func (a *Agent) catalog() *Catalog {
 	if c := a.replaced.Load(); c != nil {

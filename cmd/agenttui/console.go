@@ -159,6 +159,10 @@ type console struct {
 	jw atomic.Pointer[journal.Writer]
 	// journalTried is touched only by runs, which never overlap.
 	journalTried bool
+	// toolsCheck is the session, resumed at rest, whose tools are compared
+	// with the agent's at the first run, once the MCP servers are attached;
+	// prepare sets it before the console can start a run.
+	toolsCheck *journal.Replay
 	// attached is closed once the MCP catalogue is attached to the agent,
 	// which changes its Sink: no run may start before.
 	attached chan struct{}
@@ -280,7 +284,8 @@ func (c *console) prepare() (tui.Opened, error) {
 		// At rest: the history's last outcome readies the input (the
 		// Answer prompt after a question); nothing runs until the person
 		// says more.
-		opened.Notices = resumeNotices(rp, agent)
+		opened.Notices = damageNotices(rp)
+		c.toolsCheck = rp
 	}
 	return opened, nil
 }
@@ -289,6 +294,12 @@ func (c *console) prepare() (tui.Opened, error) {
 // person's input.
 func (c *console) run(ctx context.Context, input string) runtime.GoalOutcome {
 	c.ready(ctx)
+	if rp := c.toolsCheck; rp != nil {
+		c.toolsCheck = nil
+		if n, ok := toolsNotice(rp, c.agent); ok {
+			c.agent.Sink(n)
+		}
+	}
 	c.startJournal(input)
 	return c.agent.Run(ctx, c.session, input)
 }

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -79,35 +80,26 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		return 2, err
 	}
 
-	var session *runtime.Session
-	var jw *journal.Writer
-	if rp != nil {
-		session = rp.Session
-		if jw, err = journal.Reopen(rp, redact.FromEnv()); err != nil {
-			return 1, err
-		}
-	} else {
-		session = runtime.NewSession(newSessionID(time.Now()))
-		if jw, err = startJournal(o, session.ID, o.goal, agent, policy, demo); err != nil {
-			return 1, err
-		}
-	}
+	// The journal is opened once the MCP servers are attached, so that its
+	// header records the tools the run really offers; until then only the
+	// servers' notices pass, from their goroutines.
+	var jwp atomic.Pointer[journal.Writer]
 	// The journal comes first: an intent is on disk before anything else
 	// hears of it, and before the effect is performed.
 	agent.Sink = func(e runtime.Event) {
-		if jw != nil {
+		if jw := jwp.Load(); jw != nil {
 			jw.Event(e)
 		}
 		show(e)
 	}
 	agent.Durable = func() error {
-		if jw == nil {
-			return nil
+		if jw := jwp.Load(); jw != nil {
+			return jw.Err()
 		}
-		return jw.Err()
+		return nil
 	}
 	defer func() {
-		if jw != nil {
+		if jw := jwp.Load(); jw != nil {
 			if err := jw.Close(); err != nil {
 				fmt.Fprintf(stderr, "agenttui: %v\n", err)
 			}
@@ -132,6 +124,28 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	servers.waitReady(ctx)
 	servers.attach(agent)
 
+	var session *runtime.Session
+	var jw *journal.Writer
+	if rp != nil {
+		session = rp.Session
+		if jw, err = journal.Reopen(rp, redact.FromEnv()); err != nil {
+			return 1, err
+		}
+	} else {
+		session = runtime.NewSession(newSessionID(time.Now()))
+		if jw, err = startJournal(o, session.ID, o.goal, agent, policy, demo); err != nil {
+			return 1, err
+		}
+	}
+	jwp.Store(jw)
+	if rp != nil {
+		// Damage the load tolerated, and tools that changed, now that the
+		// servers' tools are in the catalogue.
+		for _, n := range resumeNotices(rp, agent) {
+			agent.Sink(n)
+		}
+	}
+
 	var outcome runtime.GoalOutcome
 	switch {
 	case rp == nil:
@@ -140,9 +154,6 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		// The session stopped before its first run began.
 		outcome = agent.Run(ctx, session, rp.Header.Goal)
 	case !rp.AtRest:
-		for _, n := range resumeNotices(rp, agent) {
-			agent.Sink(n)
-		}
 		outcome = agent.Resume(ctx, session, rp.Interrupted)
 	case o.goal != "":
 		outcome = agent.Run(ctx, session, o.goal)

@@ -35,16 +35,6 @@ func mcpTestServer(t *testing.T) string {
 	return mcpServerBin
 }
 
-// needsMCPWiring skips the test while the binary has no --mcp-config flag,
-// which comes with wiring startMCP into the command (see mcp.go).
-func needsMCPWiring(t *testing.T) {
-	t.Helper()
-	r := runBinary(t, t.TempDir(), "", "run", "--help")
-	if !strings.Contains(r.stdout+r.stderr, "mcp-config") {
-		t.Skip("agenttui run has no --mcp-config flag yet: startMCP (cmd/agenttui/mcp.go) is not wired into setup")
-	}
-}
-
 func writeFile(t *testing.T, path, text string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
@@ -53,7 +43,6 @@ func writeFile(t *testing.T, path, text string) {
 }
 
 func TestHeadlessWithMCPServers(t *testing.T) {
-	needsMCPWiring(t)
 	server := mcpTestServer(t)
 	ws := workspaceWithNotes(t)
 	writeFile(t, filepath.Join(ws, ".mcp.json"), `{"mcpServers": {
@@ -109,7 +98,6 @@ func TestHeadlessWithMCPServers(t *testing.T) {
 }
 
 func TestHeadlessBadMCPConfig(t *testing.T) {
-	needsMCPWiring(t)
 	ws := workspaceWithNotes(t)
 	writeFile(t, filepath.Join(ws, ".mcp.json"), `{"mcpServers": {"fs": {"command": "x", "cwd": "/tmp"}}}`)
 	cases := []struct {
@@ -134,4 +122,53 @@ func TestHeadlessBadMCPConfig(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The journal records the tools a session really offered, MCP servers'
+// included, so a resume says when they changed, and only then.
+func TestResumeNoticesChangedMCPTools(t *testing.T) {
+	server := mcpTestServer(t)
+	sc := filepath.Join(t.TempDir(), "ask.json")
+	writeFile(t, sc, `{"name": "ask", "steps": [
+		{"calls": [{"name": "good__echo", "args": {"text": "hi"}}]},
+		{"calls": [{"name": "ask_user", "args": {"question": "Which one?"}}]},
+		{"calls": [{"name": "finish", "args": {"summary": "done"}}]}
+	]}`)
+	withServer := `{"mcpServers": {"good": {"command": ` + strconv.Quote(server) + `}}}`
+	changed := func(t *testing.T, ws string) bool {
+		t.Helper()
+		r := runBinary(t, ws, "", "run", "--continue", "--answer", "that one", "--scenario", sc, "--json", "--mode", "auto")
+		if r.code != 0 {
+			t.Fatalf("resume: exit %d; stderr:\n%s\nstdout:\n%s", r.code, r.stderr, r.stdout)
+		}
+		for _, ev := range events(t, r.stdout) {
+			if text, _ := ev["text"].(string); ev["type"] == "notice" && strings.Contains(text, "the tools changed") {
+				return true
+			}
+		}
+		return false
+	}
+	start := func(t *testing.T) string {
+		t.Helper()
+		ws := workspaceWithNotes(t)
+		writeFile(t, filepath.Join(ws, ".mcp.json"), withServer)
+		r := runBinary(t, ws, "", "run", "--scenario", sc, "--json", "--mode", "auto", "echo then ask")
+		if r.code != 3 {
+			t.Fatalf("first run: exit %d, want 3 (refused); stderr:\n%s\nstdout:\n%s", r.code, r.stderr, r.stdout)
+		}
+		return ws
+	}
+
+	t.Run("same servers", func(t *testing.T) {
+		if ws := start(t); changed(t, ws) {
+			t.Error("the resume says the tools changed, but the same server offers the same tools")
+		}
+	})
+	t.Run("server removed", func(t *testing.T) {
+		ws := start(t)
+		writeFile(t, filepath.Join(ws, ".mcp.json"), `{"mcpServers": {}}`)
+		if !changed(t, ws) {
+			t.Error("the resume does not say the tools changed after the MCP server was removed")
+		}
+	})
 }

@@ -27,7 +27,7 @@ func startJournal(o *options, id, goal string, agent *runtime.Agent, policy *app
 	}
 	return journal.Create(dir, journal.Header{
 		Session: id, Goal: goal, Model: agent.Model.Name(), Mode: string(policy.Mode()),
-		Workspace: o.workspace, Catalog: agent.Catalog.Digest(), Started: time.Now().UTC(),
+		Workspace: o.workspace, Catalog: agent.CurrentCatalog().Digest(), Started: time.Now().UTC(),
 	}, redact.FromEnv())
 }
 
@@ -63,16 +63,32 @@ func loadSession(o *options) (*journal.Replay, error) {
 	return rp, nil
 }
 
-// resumeNotices returns what a person should know about a loaded session:
-// tolerated damage, and tools that changed since it was recorded.
-func resumeNotices(rp *journal.Replay, agent *runtime.Agent) []runtime.Notice {
+// damageNotices returns the damage loading a session tolerated.
+func damageNotices(rp *journal.Replay) []runtime.Notice {
 	var out []runtime.Notice
 	for _, w := range rp.Warnings {
 		out = append(out, runtime.Notice{Level: "warning", Text: "journal: " + w})
 	}
-	if rp.Header.Catalog != "" && rp.Header.Catalog != agent.Catalog.Digest() {
-		out = append(out, runtime.Notice{Level: "warning", Text: "the tools changed since this session was recorded; " +
-			"calls to tools that are gone will be refused"})
+	return out
+}
+
+// toolsNotice says when the tools the agent will offer — the workspace's and
+// the MCP servers', so it is asked once the servers are attached — differ
+// from those the session was recorded with.
+func toolsNotice(rp *journal.Replay, agent *runtime.Agent) (runtime.Notice, bool) {
+	if rp.Header.Catalog == "" || rp.Header.Catalog == agent.CurrentCatalog().Digest() {
+		return runtime.Notice{}, false
+	}
+	return runtime.Notice{Level: "warning", Text: "the tools changed since this session was recorded " +
+		"(a tool, an MCP server or a schema differs); calls to tools that are gone will be refused"}, true
+}
+
+// resumeNotices returns what a person should know about a loaded session
+// whose run is about to go on: tolerated damage, and changed tools.
+func resumeNotices(rp *journal.Replay, agent *runtime.Agent) []runtime.Notice {
+	out := damageNotices(rp)
+	if n, ok := toolsNotice(rp, agent); ok {
+		out = append(out, n)
 	}
 	return out
 }
