@@ -201,8 +201,11 @@ func TestRetries(t *testing.T) {
 			}
 			retried := 0
 			for _, e := range rec.snapshot() {
-				if _, ok := e.(CallRetried); ok {
+				if r, ok := e.(CallRetried); ok {
 					retried++
+					if r.MaxAttempts != 3 || r.Attempt != retried+1 {
+						t.Errorf("retry event %+v, want attempt %d of 3", r, retried+1)
+					}
 				}
 			}
 			if retried != c.wantCalls-1 {

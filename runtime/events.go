@@ -144,11 +144,14 @@ type CallStarted struct {
 
 // CallRetried says a failed attempt will be repeated after a backoff.
 type CallRetried struct {
-	Turn      int    `json:"turn"`
-	Index     int    `json:"index"`
-	Attempt   int    `json:"attempt"`
-	Failure   string `json:"failure"`
-	BackoffMS int64  `json:"backoff_ms"`
+	Turn    int `json:"turn"`
+	Index   int `json:"index"`
+	Attempt int `json:"attempt"`
+	// MaxAttempts is how many attempts the tool's retry policy allows in
+	// all, so a person can see how many are left.
+	MaxAttempts int    `json:"max_attempts"`
+	Failure     string `json:"failure"`
+	BackoffMS   int64  `json:"backoff_ms"`
 }
 
 // CallFinished says how a call ended and what the model reads about it.

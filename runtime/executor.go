@@ -267,7 +267,8 @@ func (r *replyRun) perform(ctx context.Context, index int, p *Prepared, key stri
 			return
 		}
 		backoff := p.Decl.Retry.Backoff(attempt + 1)
-		r.emitFromCall(CallRetried{Turn: r.turn, Index: index, Attempt: attempt + 1, Failure: f.String(), BackoffMS: backoff.Milliseconds()})
+		r.emitFromCall(CallRetried{Turn: r.turn, Index: index, Attempt: attempt + 1, MaxAttempts: p.Decl.Retry.Attempts,
+			Failure: f.String(), BackoffMS: backoff.Milliseconds()})
 		select {
 		case <-clock.After(backoff):
 		case <-ctx.Done():

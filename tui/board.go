@@ -417,13 +417,13 @@ func (b *boardModel) stateHead(c *call, frame string) (string, func(...string) s
 		return symAnswered + " skipping", stAccent.Render, false
 	case stateRunning:
 		if c.retrying {
-			s := fmt.Sprintf("%s retry: attempt %d in %s · attempt %d failed (%s)",
-				symRetry, c.attempt+1, since(c.backoff), c.attempt, c.failure)
+			s := fmt.Sprintf("%s retry: attempt %s in %s · attempt %d failed (%s)",
+				symRetry, c.attemptOf(c.attempt+1), since(c.backoff), c.attempt, c.failure)
 			return s, stWarn.Render, false
 		}
 		s := symRunning + " running " + frame
 		if c.attempt > 1 {
-			s += fmt.Sprintf(" · attempt %d", c.attempt)
+			s += " · attempt " + c.attemptOf(c.attempt)
 			if c.failure != "" {
 				s += " (after " + c.failure + ")"
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -57,7 +58,10 @@ type call struct {
 	started   bool
 	startedAt time.Time
 	attempt   int
-	retries   []string
+	// maxAttempts is the retry policy's total, once a retry told it; zero
+	// while unknown.
+	maxAttempts int
+	retries     []string
 	// retrying says a failed attempt will be repeated once backoff has
 	// passed; failure is what that attempt failed with.
 	retrying bool
@@ -75,6 +79,14 @@ type call struct {
 	// version changes whenever anything above does, so the detail pane
 	// knows when its cached lines are stale.
 	version int
+}
+
+// attemptOf names attempt n, with the total when a retry has told it.
+func (c *call) attemptOf(n int) string {
+	if c.maxAttempts > 0 {
+		return fmt.Sprintf("%d of %d", n, c.maxAttempts)
+	}
+	return strconv.Itoa(n)
 }
 
 // reply is the active reply: the calls the board shows.
@@ -210,6 +222,7 @@ func (r *reply) apply(e runtime.Event) {
 		c.retrying, c.failure = true, cleanLine(ev.Failure)
 		c.backoff = time.Duration(ev.BackoffMS) * time.Millisecond
 		c.attempt = ev.Attempt - 1
+		c.maxAttempts = ev.MaxAttempts
 		c.version++
 	case runtime.CallFinished:
 		c := r.get(ev.Index)

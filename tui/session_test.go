@@ -17,13 +17,13 @@ func TestRetriesOnTheBoard(t *testing.T) {
 	h.startRun("goal")
 	h.feed(runtime.ReplyReceived{Turn: 1, Calls: []runtime.PlannedCall{pc(0, "fetch", `{"url":"x"}`, reads("x"), 1)}},
 		decide(1, 0, "run", "mode:reads", "reads"), started(1, 0, "fetch", t0),
-		runtime.CallRetried{Turn: 1, Index: 0, Attempt: 2, Failure: "timeout: no answer in 30s", BackoffMS: 200})
-	mustContain(t, h.view(), "↻ retry: attempt 2 in 0.2s · attempt 1 failed (timeout: no answer in 30s)",
+		runtime.CallRetried{Turn: 1, Index: 0, Attempt: 2, MaxAttempts: 3, Failure: "timeout: no answer in 30s", BackoffMS: 200})
+	mustContain(t, h.view(), "↻ retry: attempt 2 of 3 in 0.2s · attempt 1 failed (timeout: no answer in 30s)",
 		"retry: attempt 1 failed (timeout: no answer in 30s); retrying in 200 ms")
 	ev := started(1, 0, "fetch", t0.Add(time.Second))
 	ev.Attempt = 2
 	h.feed(ev)
-	mustContain(t, h.view(), "▶ running", "· attempt 2 (after timeout: no answer in 30s)", "(attempt 2)")
+	mustContain(t, h.view(), "▶ running", "· attempt 2 of 3 (after timeout: no answer in 30s)", "(attempt 2)")
 	done := finished(1, 0, "fetch", "success", "", "fetched", 1200)
 	done.Attempts = 2
 	h.feed(done)

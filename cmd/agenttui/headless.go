@@ -277,7 +277,8 @@ func (p *progress) event(e runtime.Event) {
 		}
 		fmt.Fprintf(p.w, "  #%d %s: %s by %s\n", ev.Index+1, sanitize.Line(p.names[ev.Index]), ev.Decision, sanitize.Line(ev.By))
 	case runtime.CallRetried:
-		fmt.Fprintf(p.w, "  #%d retry %d in %d ms after %s\n", ev.Index+1, ev.Attempt, ev.BackoffMS, sanitize.Line(ev.Failure))
+		fmt.Fprintf(p.w, "  #%d retry: attempt %d of %d in %d ms after %s\n", ev.Index+1, ev.Attempt, ev.MaxAttempts, ev.BackoffMS,
+			sanitize.Line(ev.Failure))
 	case runtime.CallFinished:
 		status := ev.Outcome
 		if ev.Kind != nil {
