@@ -66,6 +66,7 @@ func TestLayoutAtManySizes(t *testing.T) {
 	for _, size := range [][2]int{{120, 40}, {60, 20}, {MinWidth, MinHeight}, {200, 60}, {80, 24}, {120, 40}} {
 		h.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		checkScreen(t, h.view(), size[0], size[1])
+		mustNotContain(t, h.view(), "……")
 		h.key("enter") // expanded details must fit too
 		checkScreen(t, h.view(), size[0], size[1])
 		h.key("enter")

@@ -67,6 +67,11 @@ func cut(s string, w int) string {
 	if ansi.StringWidth(s) <= w {
 		return s
 	}
+	// A part already cut just before the edge ends in its own ellipsis;
+	// a second one would read as a stutter.
+	if head := ansi.Truncate(s, w-1, ""); strings.HasSuffix(ansi.Strip(head), "…") {
+		return head
+	}
 	return ansi.Truncate(s, w, "…")
 }
 
