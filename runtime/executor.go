@@ -104,9 +104,17 @@ func (r *replyRun) run(ctx context.Context) {
 	for r.unsettled > 0 {
 		select {
 		case msg := <-r.inbox:
+			if ctx.Err() != nil {
+				// The turn was stopped while this message was on its way,
+				// and both were ready at once: it is read as the stop reads
+				// it, so a call the stop cancelled is not finished rather
+				// than failed, and it releases nothing to start.
+				r.stop(ctx, msg)
+				return
+			}
 			r.handle(ctx, msg)
 		case <-ctx.Done():
-			r.stop(ctx)
+			r.stop(ctx, nil)
 			return
 		}
 		r.fillSlots(ctx)
@@ -206,6 +214,10 @@ func (r *replyRun) handle(ctx context.Context, msg any) {
 
 // fillSlots starts ready calls, lowest index first, while slots are free.
 func (r *replyRun) fillSlots(ctx context.Context) {
+	if ctx.Err() != nil {
+		// A stop is on its way to the coordinator: nothing new starts.
+		return
+	}
 	limit := r.agent.maxParallel()
 	for r.ready.Len() > 0 && r.running < limit {
 		i := heap.Pop(&r.ready).(int)
@@ -358,24 +370,16 @@ func (r *replyRun) finished(c *callRun, attempts int, notFinished bool) CallFini
 // with ctx; each gets a short grace period to return. A call that returns a
 // real result in that time keeps it; every other unsettled call gets the
 // not-finished text for whether it started and what it touches.
-func (r *replyRun) stop(ctx context.Context) {
+func (r *replyRun) stop(ctx context.Context, first any) {
 	why := StopReason(ctx)
+	if first != nil {
+		r.stopping(ctx, why, first)
+	}
 	grace := r.agent.clock().After(r.agent.stopGrace())
 	for r.running > 0 {
 		select {
 		case msg := <-r.inbox:
-			done, ok := msg.(callDone)
-			if !ok {
-				continue
-			}
-			r.running--
-			c := r.calls[done.index]
-			out := done.ret.Outcome()
-			if out.IsErrorKind(tool.KindCancelled) || (out.IsError() && errors.Is(ctx.Err(), context.Canceled)) {
-				r.notFinished(c, why, done.attempts)
-				continue
-			}
-			r.settle(c, out, feedback.ResultOutput(c.p.Call, out, done.ret.Output), done.attempts)
+			r.stopping(ctx, why, msg)
 		case <-grace:
 			r.running = 0
 		}
@@ -385,6 +389,24 @@ func (r *replyRun) stop(ctx context.Context) {
 			r.notFinished(c, why, 0)
 		}
 	}
+}
+
+// stopping reads a message that arrived after an early end: a call that
+// returned because it was cancelled is not finished; one that returned a
+// real result keeps it. Answers to approvals no longer matter.
+func (r *replyRun) stopping(ctx context.Context, why string, msg any) {
+	done, ok := msg.(callDone)
+	if !ok {
+		return
+	}
+	r.running--
+	c := r.calls[done.index]
+	out := done.ret.Outcome()
+	if out.IsErrorKind(tool.KindCancelled) || (out.IsError() && errors.Is(ctx.Err(), context.Canceled)) {
+		r.notFinished(c, why, done.attempts)
+		return
+	}
+	r.settle(c, out, feedback.ResultOutput(c.p.Call, out, done.ret.Output), done.attempts)
 }
 
 func (r *replyRun) notFinished(c *callRun, why string, attempts int) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agenttui/agenttui/feedback"
@@ -385,5 +386,57 @@ func TestFailureDoesNotCancelSiblings(t *testing.T) {
 	res := resultsOf(t, s, 1)
 	if res[0].Content != "missing does not exist" || !res[0].IsError || res[1].Content != "fine" || res[2].Content != "written" {
 		t.Errorf("results %+v", res)
+	}
+}
+
+// A call can return while the turn is being stopped, so that its result and
+// the stop reach the coordinator together. The stop must win: the result must
+// not release a dependent to start after the person stopped the turn. The
+// sink holds the coordinator while both become ready; Go picks between ready
+// cases at random, so the race is run many times.
+func TestNothingStartsAfterAStopThatRacesAResult(t *testing.T) {
+	for i := range 100 {
+		g := newGate("w:b")
+		held, release := make(chan struct{}), make(chan struct{})
+		var once sync.Once
+		m := script(t, model.Step{Calls: []model.ScriptedCall{
+			call("read", `{"path":"a"}`),
+			call("write", `{"path":"b"}`),
+			call("write", `{"path":"a"}`),
+		}}, finishStep("never"))
+		write := pathTool("write", true, g.body("w:"))
+		entered, finish := make(chan struct{}), make(chan struct{})
+		// The read does not heed the stop: it returns its real result when
+		// the test says so.
+		read := pathTool("read", false, func(context.Context, map[string]any) tool.Return {
+			close(entered)
+			<-finish
+			return tool.Ok("done r:a")
+		})
+		a := newAgent(t, m, nil, read, write)
+		a.Sink = func(e Event) {
+			if s, ok := e.(CallStarted); ok && s.Index == 1 {
+				once.Do(func() {
+					close(held)
+					<-release
+				})
+			}
+		}
+		ctx, cancel := context.WithCancelCause(context.Background())
+		s := NewSession("s")
+		done := runAsync(ctx, a, s, "go")
+		<-held
+		<-entered
+		cancel(Stop("the person stopped the turn"))
+		close(finish)
+		close(release)
+		awaitOutcome(t, done)
+		res := resultsOf(t, s, 1)
+		if !strings.Contains(res[2].Content, "was not run") {
+			t.Fatalf("round %d: the write of a, which waited on the read, reads %q after the stop", i, res[2].Content)
+		}
+		if res[0].Content != "done r:a" {
+			t.Fatalf("round %d: the read that finished reads %q; a real result is kept", i, res[0].Content)
+		}
 	}
 }
