@@ -29,14 +29,7 @@ func TestResumeInterruptedReply(t *testing.T) {
 	// The session as a journal would rebuild it: the first reply is in the
 	// conversation, its first call finished, the second (a read) and third
 	// (a write) had started, the fourth had not.
-	s := NewSession("s")
-	s.Goal = "go"
-	s.Messages = []model.Message{{Role: model.RoleUser, Text: "go"}}
-	reply, err := m.Reply(context.Background(), model.Request{Messages: s.Messages}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Messages = append(s.Messages, model.Message{Role: model.RoleAssistant, Calls: reply.Calls})
+	s := sessionAfterFirstReply(t, m)
 	intr := &Interrupted{Turn: 1, Calls: []InterruptedCall{
 		{Started: true, Finished: &FinishedCall{Outcome: tool.Succeeded(), Result: tool.Result{CallID: "call_1_0", Name: "read", Content: "recorded read"}}},
 		{Started: true},
@@ -74,6 +67,21 @@ func TestResumeInterruptedReply(t *testing.T) {
 	if f, _ := finishedOf(events, 2); !f.NotFinished || !f.Started || !strings.Contains(f.Result, "session restarted") {
 		t.Errorf("in-doubt write event %+v", f)
 	}
+}
+
+// sessionAfterFirstReply returns a session as a journal rebuilds it after a
+// stop in the middle of the first reply: the goal, and m's first reply.
+func sessionAfterFirstReply(t *testing.T, m model.Model) *Session {
+	t.Helper()
+	s := NewSession("s")
+	s.Goal = "go"
+	s.Messages = []model.Message{{Role: model.RoleUser, Text: "go"}}
+	reply, err := m.Reply(context.Background(), model.Request{Messages: s.Messages}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Messages = append(s.Messages, model.Message{Role: model.RoleAssistant, Calls: reply.Calls})
+	return s
 }
 
 func TestResumeBetweenTurnsEndsWithRecordedFinish(t *testing.T) {
@@ -119,14 +127,7 @@ func TestResumeTakesAnUntakenFinish(t *testing.T) {
 	}})
 	rec := newRecorder()
 	a := newAgent(t, m, rec, write)
-	s := NewSession("s")
-	s.Goal = "go"
-	s.Messages = []model.Message{{Role: model.RoleUser, Text: "go"}}
-	reply, err := m.Reply(context.Background(), model.Request{Messages: s.Messages}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Messages = append(s.Messages, model.Message{Role: model.RoleAssistant, Calls: reply.Calls})
+	s := sessionAfterFirstReply(t, m)
 	intr := &Interrupted{Turn: 1, Calls: []InterruptedCall{{Started: true}, {}, {}}}
 	out := a.Resume(context.Background(), s, intr)
 	if out.Status != StatusSucceeded || out.Summary != "first" {
