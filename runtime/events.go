@@ -170,10 +170,13 @@ type CallFinished struct {
 	// calls an early end caught before they started.
 	Started bool `json:"started"`
 	// NotFinished says the call was caught by an early end.
-	NotFinished bool  `json:"not_finished,omitempty"`
-	Attempts    int   `json:"attempts"`
-	DurationMS  int64 `json:"duration_ms"`
-	At          Time  `json:"at"`
+	NotFinished bool `json:"not_finished,omitempty"`
+	// Why says, for a call caught by an early end, what ended it early: a
+	// stop (with its reason), a restart, or a session record that failed.
+	Why        string `json:"why,omitempty"`
+	Attempts   int    `json:"attempts"`
+	DurationMS int64  `json:"duration_ms"`
+	At         Time   `json:"at"`
 	// Full is the complete outcome, for consumers in this process. It is not
 	// part of the JSON form; DecodeEvent rebuilds it from Outcome, Kind and
 	// Result.

@@ -360,7 +360,8 @@ func (r *replyRun) finished(c *callRun, attempts int, notFinished bool) CallFini
 		s := k.String()
 		ev.Kind = &s
 	}
-	if c.started {
+	if c.started && !c.startedAt.IsZero() {
+		// A call caught running by a restart has no start time here.
 		ev.DurationMS = now.Sub(c.startedAt).Milliseconds()
 	}
 	return ev
@@ -419,7 +420,9 @@ func (r *replyRun) notFinished(c *callRun, why string, attempts int) {
 	} else {
 		c.outcome = tool.Skipped(text)
 	}
-	r.emit(r.finished(c, attempts, true))
+	ev := r.finished(c, attempts, true)
+	ev.Why = why
+	r.emit(ev)
 }
 
 // noteIdle tracks the spans in which the reply only waits for a person, so

@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agenttui/agenttui/approval"
-	"github.com/agenttui/agenttui/runtime"
 )
 
 // DefaultGrace is how long y, n, a and A are ignored after the approval
@@ -442,17 +441,24 @@ func (b *boardModel) stateHead(c *call, frame string) (string, func(...string) s
 	case stateDenied:
 		return symDenied + " denied" + clearedBy(c), stErr.Render, true
 	case stateNotRun:
-		return symSkipped + " not run: stopped before it started", stWarn.Render, false
+		return symSkipped + " not run: " + briefly(c.endedBy("the turn was stopped before it started")), stWarn.Render, false
 	case statePartly:
-		if restarted(c) {
-			return symPartly + " may have partly run: the session restarted while it ran", stErr.Render, false
-		}
-		return symPartly + " may have partly run: stopped while running", stErr.Render, false
+		return symPartly + " may have partly run: " + briefly(c.endedBy("the turn was stopped")) + " while it ran", stErr.Render, false
 	case stateUnfinished:
-		return symPartly + " did not finish (it only reads; safe to run again)", stWarn.Render, false
+		return symPartly + " did not finish (only reads; safe to rerun): " + briefly(c.endedBy("the turn was stopped")), stWarn.Render, false
 	default:
 		return symInvalid + " not run: invalid reply", stErr.Render, true
 	}
+}
+
+// briefly keeps the first clause of a reason, such as "the session record
+// cannot be written" of a reason that goes on to quote the error: a board
+// row has room for little, and the detail pane shows the whole.
+func briefly(why string) string {
+	if i := strings.IndexAny(why, "(,;:"); i > 0 {
+		return strings.TrimSpace(why[:i])
+	}
+	return why
 }
 
 // clearedBy names the session grant that let c run, if one did: the board
@@ -479,8 +485,6 @@ func retried(c *call) string {
 
 // restarted reports whether a call was caught unfinished by a restart of
 // the session, rather than by the person stopping the turn.
-func restarted(c *call) bool { return strings.Contains(c.result, runtime.RestartReason) }
-
 func lastDecision(c *call) *decision {
 	if len(c.decisions) == 0 {
 		return nil

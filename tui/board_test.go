@@ -25,7 +25,7 @@ func boardCases() []boardCase {
 	writeA := pc(0, "write_file", `{"path":"a.go","content":"package a\n"}`, writes("a.go"), 1)
 	shell := pc(0, "run_shell", `{"command":"go test ./..."}`, writesAnything(), 1)
 	notFinished := func(ev runtime.CallFinished) runtime.CallFinished {
-		ev.NotFinished = true
+		ev.NotFinished, ev.Why = true, "the person stopped the turn"
 		return ev
 	}
 	return []boardCase{

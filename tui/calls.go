@@ -73,8 +73,11 @@ type call struct {
 	kind        string
 	result      string // the exact text the model read, raw; cleaned when drawn
 	notFinished bool
-	ranBody     bool
-	duration    time.Duration
+	// why is what ended a not-finished call early, clean; empty in
+	// journals written before events carried it.
+	why      string
+	ranBody  bool
+	duration time.Duration
 
 	// version changes whenever anything above does, so the detail pane
 	// knows when its cached lines are stale.
@@ -87,6 +90,15 @@ func (c *call) attemptOf(n int) string {
 		return fmt.Sprintf("%d of %d", n, c.maxAttempts)
 	}
 	return strconv.Itoa(n)
+}
+
+// endedBy says what ended c early, as "the person stopped the turn" or "the
+// session restarted"; fallback stands in when the event did not say.
+func (c *call) endedBy(fallback string) string {
+	if c.why != "" {
+		return c.why
+	}
+	return fallback
 }
 
 // reply is the active reply: the calls the board shows.
@@ -230,7 +242,7 @@ func (r *reply) apply(e runtime.Event) {
 			return
 		}
 		c.done, c.outcome, c.result = true, ev.Outcome, ev.Result
-		c.notFinished, c.ranBody = ev.NotFinished, ev.Started
+		c.notFinished, c.ranBody, c.why = ev.NotFinished, ev.Started, cleanLine(ev.Why)
 		c.duration = time.Duration(ev.DurationMS) * time.Millisecond
 		if ev.Attempts > 0 {
 			c.attempt = ev.Attempts

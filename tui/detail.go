@@ -169,11 +169,12 @@ func outcomeLine(c *call, r *reply) string {
 	case stateDenied:
 		return "outcome: " + symDenied + " denied: the tool refused"
 	case stateNotRun:
-		return "outcome: " + symSkipped + " not run: the turn was stopped before it started"
+		return "outcome: " + symSkipped + " not run: " + c.endedBy("the turn was stopped before it started")
 	case statePartly:
-		return "outcome: " + symPartly + " may have partly run: the turn was stopped while it ran; check before repeating it"
+		return "outcome: " + symPartly + " may have partly run: " + c.endedBy("the turn was stopped") + " while it ran; check before repeating it"
 	case stateUnfinished:
-		return "outcome: " + symPartly + " did not finish: the turn was stopped while it ran; it only reads, so it is safe to run again"
+		return "outcome: " + symPartly + " did not finish: " + c.endedBy("the turn was stopped") +
+			" while it ran; it only reads, so it is safe to run again"
 	case stateInvalid:
 		return "outcome: " + symInvalid + " not run: the reply was invalid, so none of its calls ran"
 	case stateRunning:

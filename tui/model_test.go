@@ -120,15 +120,16 @@ func TestEscStopsTheTurn(t *testing.T) {
 	}
 	mustContain(t, h.view(), "stopping")
 	partly := finished(1, 0, "run_shell", "error", "cancelled", "The call to run_shell did not finish: the person stopped the turn. It may have partly run.", 900)
-	partly.NotFinished = true
+	partly.NotFinished, partly.Why = true, "the person stopped the turn"
 	notRun := finished(1, 1, "write_file", "skipped", "", "The call to write_file was not run: the person stopped the turn.", 0)
-	notRun.NotFinished, notRun.Started = true, false
+	notRun.NotFinished, notRun.Started, notRun.Why = true, false, "the person stopped the turn"
 	notRun2 := finished(1, 2, "read_file", "skipped", "", "The call to read_file was not run: the person stopped the turn.", 0)
-	notRun2.NotFinished, notRun2.Started = true, false
+	notRun2.NotFinished, notRun2.Started, notRun2.Why = true, false, "the person stopped the turn"
 	out := runtime.Failed("do it", "turn 1: the reply's calls", []string{"stopped: the person stopped the turn"})
 	h.feed(partly, notRun, notRun2, runtime.TurnEnded{Turn: 1}, runtime.RunFinished{Outcome: out}, runDone{run: h.m.run, outcome: out})
 	screen := h.view()
-	mustContain(t, screen, "◐ may have partly run", "⊘ not run: stopped before it started", "✗ Failed",
+	mustContain(t, screen, "◐ may have partly run: the person stopped the turn while it ran",
+		"⊘ not run: the person stopped the turn", "✗ Failed",
 		"stopped: the person stopped the turn", "Failing step: turn 1: the reply's calls")
 	if h.m.run != nil {
 		t.Fatal("the run is still marked active after it returned")

@@ -192,7 +192,7 @@ func TestConsoleEscStops(t *testing.T) {
 	term.WaitFor("⧗ waits for #1", e2eStep)
 	term.Key("esc")
 	s := term.WaitFor("✗ Failed", e2eStep)
-	for _, want := range []string{"◐ may have partly run", "⊘ not run: stopped before it started", "stopped: the person stopped the turn"} {
+	for _, want := range []string{"◐ may have partly run", "⊘ not run: the person stopped the turn", "stopped: the person stopped the turn"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("screen lacks %q:\n%s", want, s)
 		}
