@@ -301,7 +301,11 @@ func (c *console) run(ctx context.Context, input string) runtime.GoalOutcome {
 		}
 	}
 	c.startJournal(input)
-	return c.agent.Run(ctx, c.session, input)
+	out := c.agent.Run(ctx, c.session, input)
+	if jw := c.jw.Load(); jw != nil && jw.Err() != nil {
+		c.agent.Sink(journalLost(c.session.ID, jw.Err()))
+	}
+	return out
 }
 
 // ready waits until the MCP catalogue is attached and, the first time, the

@@ -282,3 +282,29 @@ func TestConsoleWithMCPServers(t *testing.T) {
 		t.Errorf("the MCP server (pid %d) outlived the console: %v", pid, err)
 	}
 }
+
+// TestConsoleSaysHowToResumeWhenTheJournalFills runs the console under a
+// file size limit that the journal reaches mid-session, as a full disk
+// would: the run fails saying why, and a warning gives the command that
+// resumes the session once the cause is mended.
+func TestConsoleSaysHowToResumeWhenTheJournalFills(t *testing.T) {
+	ws := workspaceWithNotes(t)
+	sc := writeScenario(t, `{"name": "fill", "steps": [
+		{"calls": [{"name": "read_file", "args": {"path": "notes.txt"}}]},
+		{"calls": [{"name": "run_shell", "args": {"command": "echo one >> count.txt"}}]},
+		{"calls": [{"name": "run_shell", "args": {"command": "echo two >> count.txt"}}]},
+		{"calls": [{"name": "finish", "args": {"summary": "done"}}]}
+	]}`)
+	env := append([]string{"XDG_CONFIG_HOME=" + os.Getenv("XDG_CONFIG_HOME"), "XDG_STATE_HOME=" + t.TempDir()}, consoleGoEnv()...)
+	term := termtest.Start(t, termtest.Options{Cols: e2eCols, Rows: e2eRows, Env: env, Dir: t.TempDir()},
+		"bash", "-c", `ulimit -f 2 && exec "$0" "$@"`, binary,
+		"--workspace", ws, "--mode", "auto", "--scenario", sc, "count the lines")
+	s := term.WaitFor("✗ Failed", e2eStep)
+	flat := strings.Join(strings.Fields(s), " ")
+	for _, want := range []string{"⊘ not run: the session record cannot be written", "file too large; nothing more runs in this session",
+		"then resume with agenttui --resume "} {
+		if !strings.Contains(flat, want) {
+			t.Fatalf("the screen lacks %q:\n%s", want, s)
+		}
+	}
+}

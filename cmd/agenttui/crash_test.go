@@ -48,8 +48,11 @@ func newCrashTrial(t *testing.T, scenario string) crashTrial {
 	return crashTrial{ws: ws, state: t.TempDir(), scenario: scenario}
 }
 
-func (c crashTrial) command(args ...string) *exec.Cmd {
-	cmd := exec.Command(binary, args...)
+func (c crashTrial) command(args ...string) *exec.Cmd { return c.program(binary, args...) }
+
+// program runs name with args in the trial's workspace and state folder.
+func (c crashTrial) program(name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
 	cmd.Dir = c.ws
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+c.state)
 	return cmd

@@ -84,6 +84,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	// header records the tools the run really offers; until then only the
 	// servers' notices pass, from their goroutines.
 	var jwp atomic.Pointer[journal.Writer]
+	var session *runtime.Session
 	// The journal comes first: an intent is on disk before anything else
 	// hears of it, and before the effect is performed.
 	agent.Sink = func(e runtime.Event) {
@@ -101,7 +102,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	defer func() {
 		if jw := jwp.Load(); jw != nil {
 			if err := jw.Close(); err != nil {
-				fmt.Fprintf(stderr, "agenttui: %v\n", err)
+				fmt.Fprintf(stderr, "agenttui: %s\n", journalLost(session.ID, err).Text)
 			}
 		}
 	}()
@@ -124,7 +125,6 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	servers.waitReady(ctx)
 	servers.attach(agent)
 
-	var session *runtime.Session
 	var jw *journal.Writer
 	if rp != nil {
 		session = rp.Session
@@ -242,7 +242,14 @@ func (p *progress) event(e runtime.Event) {
 	defer p.mu.Unlock()
 	switch ev := e.(type) {
 	case runtime.RunStarted:
-		if ev.Input == ev.Goal {
+		switch {
+		case ev.Resumed:
+			// A resumed run carries on where the journal ends; it has no
+			// input of its own.
+			fmt.Fprintf(p.w, "agenttui: resuming session %s · model %s · mode %s · workspace %s\n",
+				ev.Session, sanitize.Line(ev.Model), ev.Mode, sanitize.Line(p.workspace))
+			return
+		case ev.Input == ev.Goal:
 			fmt.Fprintf(p.w, "agenttui: session %s · model %s · mode %s · workspace %s\n",
 				ev.Session, sanitize.Line(ev.Model), ev.Mode, sanitize.Line(p.workspace))
 		}

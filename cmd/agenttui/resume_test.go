@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -99,5 +100,59 @@ func TestResumeAtRestAndFollowUp(t *testing.T) {
 	r = c.run(t, "sessions")
 	if r.code != 0 || !strings.Contains(r.stdout, id) || !strings.Contains(r.stdout, "succeeded") || !strings.Contains(r.stdout, "read the notes") {
 		t.Errorf("sessions:\n%s", r.stdout)
+	}
+}
+
+// A journal that stops taking lines in the middle of a session (here the
+// file size limit, as a full disk would) stops the session before anything
+// unrecorded is performed, says how to carry on, and the journal it leaves
+// resumes honestly once the cause is gone.
+func TestJournalThatFillsUpStopsAndResumes(t *testing.T) {
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "fill.json")
+	writeFile(t, sc, `{"name": "fill", "steps": [
+		{"calls": [{"name": "read_file", "args": {"path": "notes.txt"}}]},
+		{"calls": [{"name": "run_shell", "args": {"command": "echo one >> count.txt"}}]},
+		{"calls": [{"name": "run_shell", "args": {"command": "echo two >> count.txt"}}]},
+		{"calls": [{"name": "finish", "args": {"summary": "done"}}]}
+	]}`)
+	c := newCrashTrial(t, sc)
+	// ulimit -f counts 1024-byte blocks: two hold the header and the first
+	// turns, and the journal fills up in the middle of the second reply.
+	limited := c.program("bash", "-c", `ulimit -f 2 && exec "$0" "$@"`, binary,
+		"run", "--mode", "auto", "--scenario", sc, "count")
+	r := execute(t, limited)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (failed); stderr:\n%s\nstdout:\n%s", r.code, r.stderr, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "the session record cannot be written") {
+		t.Errorf("the outcome does not say the record failed:\n%s", r.stdout)
+	}
+	m := regexp.MustCompile(`resume with agenttui --resume (\S+)`).FindStringSubmatch(r.stderr)
+	if m == nil {
+		t.Fatalf("stderr does not say how to resume:\n%s", r.stderr)
+	}
+	before := markers(t, c.ws)
+
+	r = c.run(t, "run", "--resume", m[1], "--mode", "auto", "--scenario", sc)
+	if r.code != 0 {
+		t.Fatalf("resume: exit %d; stderr:\n%s\nstdout:\n%s", r.code, r.stderr, r.stdout)
+	}
+	if !strings.Contains(r.stderr, "agenttui: resuming session "+m[1]) {
+		t.Errorf("the resumed run does not say so:\n%s", r.stderr)
+	}
+	after := markers(t, c.ws)
+	seen := map[string]int{}
+	for _, w := range after {
+		seen[w]++
+		if seen[w] > 1 {
+			t.Errorf("%q was written %d times: %v (before the resume: %v)", w, seen[w], after, before)
+		}
+	}
+	if seen["two"] != 1 && len(before) < 2 {
+		t.Errorf("the resumed run did not carry on to the second write: %v", after)
+	}
+	if strings.Contains(r.stderr, "9223372036854") {
+		t.Errorf("a call caught by the restart shows a nonsense duration:\n%s", r.stderr)
 	}
 }

@@ -31,6 +31,15 @@ func startJournal(o *options, id, goal string, agent *runtime.Agent, policy *app
 	}, redact.FromEnv())
 }
 
+// journalLost says what a person can do once the journal of session id
+// could not be written (err): everything up to the failure is in it, so the
+// session resumes from there once the cause is mended.
+func journalLost(id string, err error) runtime.Notice {
+	return runtime.Notice{Level: "warning", Text: fmt.Sprintf("%v; nothing more runs in this session. "+
+		"The journal holds everything up to the failure: mend the cause (free disk space, for instance), "+
+		"then resume with agenttui --resume %s", err, id)}
+}
+
 // loadSession finds and loads the session --resume or --continue names, and
 // checks that it belongs to this workspace.
 func loadSession(o *options) (*journal.Replay, error) {
