@@ -301,7 +301,9 @@ func TestConsoleSaysHowToResumeWhenTheJournalFills(t *testing.T) {
 		"--workspace", ws, "--mode", "auto", "--scenario", sc, "count the lines")
 	s := term.WaitFor("✗ Failed", e2eStep)
 	flat := strings.Join(strings.Fields(s), " ")
-	for _, want := range []string{"⊘ not run: the session record cannot be written", "file too large; nothing more runs in this session",
+	// Where the journal fills up depends on the exact length of its lines
+	// (timestamps, durations), so the test does not say which call it stops.
+	for _, want := range []string{"the session record cannot be written", "file too large; nothing more runs in this session",
 		"then resume with agenttui --resume "} {
 		if !strings.Contains(flat, want) {
 			t.Fatalf("the screen lacks %q:\n%s", want, s)
