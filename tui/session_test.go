@@ -191,3 +191,19 @@ func TestOpenErrorIsShownAndNothingRuns(t *testing.T) {
 		t.Fatal("a run started although the session could not be opened")
 	}
 }
+
+// A call that an early end caught says what ended it, not a stop nobody
+// made: here the session's record could not be written.
+func TestNotRunSaysWhatEndedIt(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.startRun("goal")
+	why := "the session record cannot be written (writing the session journal: no space left on device), and nothing runs without one"
+	ev := finished(1, 0, "write_file", "skipped", "", "The call to write_file was not run: "+why+".", 0)
+	ev.NotFinished, ev.Started, ev.Why = true, false, why
+	h.feed(runtime.ReplyReceived{Turn: 1, Calls: []runtime.PlannedCall{pc(0, "write_file", `{"path":"a"}`, writes("a"), 1)}},
+		decide(1, 0, "run", "mode:auto", "auto"), ev)
+	screen := h.view()
+	mustContain(t, screen, "⊘ not run: the session record cannot be written",
+		"outcome: ⊘ not run: the session record cannot be written (writing the session journal: no space left on device)")
+	mustNotContain(t, screen, "stopped")
+}
