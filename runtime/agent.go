@@ -471,7 +471,7 @@ func (r *run) prepareReply(ctx context.Context, turn int, prepared []*Prepared) 
 	for i, p := range prepared {
 		c := &callRun{index: i, p: p}
 		c.p, c.flow = r.review(ctx, turn, i, p)
-		if (p.Call.Name == Finish || p.Call.Name == AskUser) && !c.flow.IsSkip() {
+		if endsRun(p.Call.Name) && !c.flow.IsSkip() {
 			if ender == "" {
 				ender = p.Call.Name
 			} else {

@@ -24,6 +24,10 @@ const (
 // IsControl reports whether name is one of the runtime's control tools.
 func IsControl(name string) bool { return name == AskUser || name == Finish || name == Remember }
 
+// endsRun reports whether a successful call to name ends the run: finish and
+// ask_user do. Only the first such call of a reply takes effect.
+func endsRun(name string) bool { return name == Finish || name == AskUser }
+
 // Memory is the session's shared memory, written by remember and used as the
 // default extracted data of a succeeded run. Its methods are safe for
 // concurrent use: calls of one reply write it side by side.

@@ -129,7 +129,7 @@ func (r *run) resumedReply(ctx context.Context, intr *Interrupted, prepared []*P
 	for i, c := range rr.calls {
 		ic := intr.Calls[i]
 		name := c.p.Call.Name
-		if (name == Finish || name == AskUser) && ender < 0 && (ic.Finished == nil || ic.Finished.Outcome.IsSuccess()) {
+		if endsRun(name) && ender < 0 && (ic.Finished == nil || ic.Finished.Outcome.IsSuccess()) {
 			ender = i
 		}
 		switch {
@@ -144,7 +144,7 @@ func (r *run) resumedReply(ctx context.Context, intr *Interrupted, prepared []*P
 			// A control call acts only on the session held in memory, which the
 			// restart lost, so it is taken again: nothing outside happens twice.
 			c.flow = Continue("resume", "a control call changes nothing outside the session, so it runs again after the restart")
-		case (name == Finish || name == AskUser) && ender >= 0:
+		case endsRun(name) && ender >= 0:
 			c.flow = secondEnder(rr.calls[ender].p.Call.Name)
 		case ic.Started && c.p.Touches.ReadsOnly():
 			c.flow = Continue("resume", "it only reads, so it runs again after the restart")

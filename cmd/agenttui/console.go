@@ -238,12 +238,7 @@ func (c *console) prepare() (tui.Opened, error) {
 		}
 		c.bridge.Sink(e)
 	}
-	c.agent.Durable = func() error {
-		if jw := c.jw.Load(); jw != nil {
-			return jw.Err()
-		}
-		return nil
-	}
+	c.agent.Durable = journalErr(&c.jw)
 	// The MCP catalogue's own copy of the workspace tools is wrapped the
 	// same way, or attaching it would undo the demo's pacing.
 	base, err := workspaceTools(o, c.wrap)

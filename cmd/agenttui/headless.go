@@ -93,12 +93,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		}
 		show(e)
 	}
-	agent.Durable = func() error {
-		if jw := jwp.Load(); jw != nil {
-			return jw.Err()
-		}
-		return nil
-	}
+	agent.Durable = journalErr(&jwp)
 	defer func() {
 		if jw := jwp.Load(); jw != nil {
 			if err := jw.Close(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -29,6 +30,17 @@ func startJournal(o *options, id, goal string, agent *runtime.Agent, policy *app
 		Session: id, Goal: goal, Model: agent.Model.Name(), Mode: string(policy.Mode()),
 		Workspace: o.workspace, Catalog: agent.CurrentCatalog().Digest(), Started: time.Now().UTC(),
 	}, redact.FromEnv())
+}
+
+// journalErr is an Agent.Durable over the journal jw holds, once there is
+// one: it reports the journal's first write error.
+func journalErr(jw *atomic.Pointer[journal.Writer]) func() error {
+	return func() error {
+		if w := jw.Load(); w != nil {
+			return w.Err()
+		}
+		return nil
+	}
 }
 
 // journalLost says what a person can do once the journal of session id
