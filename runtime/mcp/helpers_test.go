@@ -57,6 +57,14 @@ func (r *recorder) notice(n art.Notice) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.notices = append(r.notices, n)
+	// A notice can follow the change a test waits on (the server reports
+	// a restart after its waiting calls have been let through), so it wakes
+	// awaitChange too. The send never blocks: a full buffer already holds a
+	// wake-up.
+	select {
+	case r.changes <- struct{}{}:
+	default:
+	}
 }
 
 func (r *recorder) changed() { r.changes <- struct{}{} }
