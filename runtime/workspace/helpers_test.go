@@ -15,7 +15,7 @@ import (
 // env is a workspace in a temporary folder, beside folders that lie outside
 // it: base/ws is the workspace, base/outside and base/ws-evil are not.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	base    string
 	root    string
 	outside string
@@ -24,7 +24,7 @@ type env struct {
 	tools   map[string]tool.Tool
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -59,7 +59,7 @@ func (e *env) write(rel, content string) {
 	writeAt(e.t, filepath.Join(e.root, rel), content)
 }
 
-func writeAt(t *testing.T, p, content string) {
+func writeAt(t testing.TB, p, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func (e *env) footprint(name string, args any) tool.Touches {
 	return got
 }
 
-func mustJSON(t *testing.T, v any) json.RawMessage {
+func mustJSON(t testing.TB, v any) json.RawMessage {
 	t.Helper()
 	if raw, ok := v.(string); ok {
 		return json.RawMessage(raw)
@@ -130,7 +130,7 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 
 // text returns the output of r, which the workspace tools always make a
 // string.
-func text(t *testing.T, r tool.Return) string {
+func text(t testing.TB, r tool.Return) string {
 	t.Helper()
 	s, ok := r.Output.(string)
 	if !ok {

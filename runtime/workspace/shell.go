@@ -38,7 +38,7 @@ type runShellArgs struct {
 }
 
 func (w *Workspace) runShellTool() tool.Tool {
-	return &builtin[runShellArgs]{
+	return &previewing[runShellArgs]{preview: w.previewShell, builtin: &builtin[runShellArgs]{
 		decl: tool.Declaration{
 			Name: "run_shell",
 			Description: "Run a command with bash -c in the workspace folder and return its output: stdout and " +
@@ -56,14 +56,20 @@ func (w *Workspace) runShellTool() tool.Tool {
 		},
 		footprint: func(runShellArgs) tool.Touches { return tool.Writes(tool.Anything()) },
 		run:       w.runShell,
+	}}
+}
+
+// shellTimeout is how long a call may run: what it asks for, within the
+// bounds, or the default.
+func shellTimeout(a runShellArgs) time.Duration {
+	if a.TimeoutS > 0 {
+		return min(time.Duration(a.TimeoutS)*time.Second, shellMaxTimeout)
 	}
+	return shellDefaultTimeout
 }
 
 func (w *Workspace) runShell(ctx context.Context, a runShellArgs) tool.Return {
-	timeout := shellDefaultTimeout
-	if a.TimeoutS > 0 {
-		timeout = min(time.Duration(a.TimeoutS)*time.Second, shellMaxTimeout)
-	}
+	timeout := shellTimeout(a)
 	// One pipe for stdout and stderr keeps their order. It is an *os.File,
 	// so exec hands it to the command directly and Wait does not wait for
 	// anything that still holds it open.

@@ -21,7 +21,7 @@ type writeFileArgs struct {
 }
 
 func (w *Workspace) writeFileTool() tool.Tool {
-	return &builtin[writeFileArgs]{
+	return previewReviser[writeFileArgs]{&previewing[writeFileArgs]{preview: w.previewWrite, revise: reviseWrite, builtin: &builtin[writeFileArgs]{
 		decl: tool.Declaration{
 			Name: "write_file",
 			Description: "Write a file in the workspace, replacing its whole content or creating it (and any " +
@@ -38,7 +38,7 @@ func (w *Workspace) writeFileTool() tool.Tool {
 		},
 		footprint: func(a writeFileArgs) tool.Touches { return tool.Writes(tool.Paths(w.footprintPath(a.Path))) },
 		run:       w.writeFile,
-	}
+	}}}
 }
 
 func (w *Workspace) writeFile(ctx context.Context, a writeFileArgs) tool.Return {
@@ -67,7 +67,7 @@ type editFileArgs struct {
 }
 
 func (w *Workspace) editFileTool() tool.Tool {
-	return &builtin[editFileArgs]{
+	return previewReviser[editFileArgs]{&previewing[editFileArgs]{preview: w.previewEdit, revise: reviseEdit, builtin: &builtin[editFileArgs]{
 		decl: tool.Declaration{
 			Name: "edit_file",
 			Description: "Change part of an existing text file in the workspace by replacing the exact text old " +
@@ -86,7 +86,7 @@ func (w *Workspace) editFileTool() tool.Tool {
 		},
 		footprint: func(a editFileArgs) tool.Touches { return tool.Writes(tool.Paths(w.footprintPath(a.Path))) },
 		run:       w.editFile,
-	}
+	}}}
 }
 
 func (w *Workspace) editFile(ctx context.Context, a editFileArgs) tool.Return {
@@ -123,23 +123,10 @@ func (w *Workspace) editFile(ctx context.Context, a editFileArgs) tool.Return {
 	if bytes.IndexByte(data, 0) >= 0 {
 		return invalid(fmt.Sprintf("%s looks like a binary file (it contains NUL bytes); edit_file only changes text files", name))
 	}
-	content := string(data)
-
-	n := strings.Count(content, a.Old)
-	switch {
-	case n == 0:
-		msg := fmt.Sprintf("old text not found in %s; nothing was changed. Read the file again and copy the exact "+
-			"text, including whitespace and indentation", name)
-		if strings.Contains(content, "\r\n") && strings.Contains(a.Old, "\n") && !strings.Contains(a.Old, "\r\n") {
-			msg += " (the file has Windows line endings, \\r\\n)"
-		}
-		return invalid(msg)
-	case n > 1 && !a.ReplaceAll:
-		return invalid(fmt.Sprintf("old text appears %d times in %s; nothing was changed. Include more of the "+
-			"surrounding text so that it matches exactly once, or set replace_all to true to replace all %d", n, name, n))
+	replaced, n, first, problem := applyEdit(string(data), a, name)
+	if problem != "" {
+		return invalid(problem)
 	}
-	first := 1 + strings.Count(content[:strings.Index(content, a.Old)], "\n")
-	replaced := strings.Replace(content, a.Old, a.New, n)
 	if _, err := w.writeAtomic(res.rel, []byte(replaced)); err != nil {
 		return w.writeFailure(err, a.Path, name)
 	}
@@ -147,6 +134,29 @@ func (w *Workspace) editFile(ctx context.Context, a editFileArgs) tool.Return {
 		return tool.Ok(fmt.Sprintf("Edited %s: replaced 1 occurrence at line %d.", name, first))
 	}
 	return tool.Ok(fmt.Sprintf("Edited %s: replaced %d occurrences, the first at line %d.", name, n, first))
+}
+
+// applyEdit applies a's replacement to content, the text of the file name.
+// It returns the new content, how many occurrences were replaced and the
+// line of the first; or, when old is missing or ambiguous, the reason the
+// model reads. edit_file and its preview share it, so the preview shows
+// exactly the change the call makes.
+func applyEdit(content string, a editFileArgs, name string) (replaced string, n, first int, problem string) {
+	n = strings.Count(content, a.Old)
+	switch {
+	case n == 0:
+		msg := fmt.Sprintf("old text not found in %s; nothing was changed. Read the file again and copy the exact "+
+			"text, including whitespace and indentation", name)
+		if strings.Contains(content, "\r\n") && strings.Contains(a.Old, "\n") && !strings.Contains(a.Old, "\r\n") {
+			msg += " (the file has Windows line endings, \\r\\n)"
+		}
+		return "", 0, 0, msg
+	case n > 1 && !a.ReplaceAll:
+		return "", n, 0, fmt.Sprintf("old text appears %d times in %s; nothing was changed. Include more of the "+
+			"surrounding text so that it matches exactly once, or set replace_all to true to replace all %d", n, name, n)
+	}
+	first = 1 + strings.Count(content[:strings.Index(content, a.Old)], "\n")
+	return strings.Replace(content, a.Old, a.New, n), n, first, ""
 }
 
 // errIsFolder and errNotRegular report a write target that is not a file.
