@@ -208,3 +208,20 @@ func TestResults(t *testing.T) {
 		}
 	}
 }
+
+func TestPersonEdited(t *testing.T) {
+	proposed := "a\nb\nc\nd\ne\nf\ng\n"
+	actual := "a\nb\nc\nD\ne\nf\ng\n"
+	got := PersonEdited("x.txt", proposed, actual)
+	want := "The person edited your change to x.txt before approving it, so the file does not hold exactly what " +
+		"you proposed. How the file now differs from your proposal (- your lines, + the person's):\n" +
+		"@@ -1,7 +1,7 @@\n a\n b\n c\n-d\n+D\n e\n f\n g\n" +
+		"Work from the file as it is now."
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	long := PersonEdited("big.txt", strings.Repeat("x\n", 10000), strings.Repeat("y\n", 10000))
+	if len(long) > EditedDiffMax+1000 || !strings.Contains(long, "more bytes; read big.txt to see the rest") {
+		t.Errorf("a long diff is not bounded: %d bytes", len(long))
+	}
+}
