@@ -69,6 +69,9 @@ type Request struct {
 	WaitsFor []int
 	// By says what asks (such as "mode:reads"), Reason why.
 	By, Reason string
+	// Preview is what the call would do, taken just before asking; nil
+	// when its tool has no previews. Later previews arrive as events.
+	Preview *tool.Preview
 }
 
 // Answer is the person's decision about one call.
@@ -80,6 +83,14 @@ type Answer struct {
 	Reason string
 	// By names who answered; empty means "user".
 	By string
+	// Digest is the digest of the preview the person saw when approving.
+	// The call then runs only if its preview still has this digest when
+	// it starts; otherwise it asks again. Empty binds nothing.
+	Digest string
+	// Content, when set, is the person's own version of the file content
+	// the call proposed: the call writes it instead, and the model reads
+	// how it differs from its proposal.
+	Content *string
 }
 
 // Approve returns an answer that lets the call run.
@@ -243,7 +254,7 @@ func (p *Policy) wait(ctx context.Context, req runtime.AskRequest) runtime.Flow 
 	go func() {
 		answers <- p.approver.Approve(askCtx, Request{
 			Turn: req.Turn, Index: req.Index, Call: req.Call, Args: req.Args, Touches: req.Touches,
-			WaitsFor: req.WaitsFor, By: req.By, Reason: req.Reason,
+			WaitsFor: req.WaitsFor, By: req.By, Reason: req.Reason, Preview: req.Preview,
 		})
 	}()
 	select {
@@ -264,8 +275,11 @@ func (a Answer) flow() runtime.Flow {
 	if by == "" {
 		by = "user"
 	}
-	if a.Approve {
-		return runtime.Continue(by, "approved")
+	switch {
+	case a.Approve && a.Content != nil:
+		return runtime.ApprovedEdited(by, "approved with the person's own version of the content", a.Digest, *a.Content)
+	case a.Approve:
+		return runtime.Approved(by, "approved", a.Digest)
 	}
 	who := "the person"
 	if by != "user" {

@@ -264,3 +264,29 @@ func TestAnswerTexts(t *testing.T) {
 		t.Errorf("got %+v", got)
 	}
 }
+
+// TestAnswerCarriesWhatThePersonSaw checks that an approval passes on the
+// digest of the preview the person saw and their own version of the
+// content, and that the request carries the preview.
+func TestAnswerCarriesWhatThePersonSaw(t *testing.T) {
+	pv := &tool.Preview{Kind: tool.PreviewFile, Path: "a.txt", Digest: "sha256:abc"}
+	mine := "my version\n"
+	var got Request
+	p := NewPolicy(ModeAsk, ApproverFunc(func(_ context.Context, req Request) Answer {
+		got = req
+		return Answer{Approve: true, Digest: req.Preview.Digest, Content: &mine}
+	}))
+	c := info("write_file", `{"path":"a.txt","content":"x"}`, tool.Writes(tool.Paths(ws+"/a.txt")))
+	f := p.Review(context.Background(), c).Await(context.Background(), runtime.AskRequest{CallInfo: c, Preview: pv})
+	if got.Preview != pv {
+		t.Errorf("the request lost the preview: %+v", got.Preview)
+	}
+	content, edited := f.Edited()
+	if !f.IsContinue() || f.Shown() != "sha256:abc" || !edited || content != mine || f.By != "user" {
+		t.Errorf("flow %+v shown %q edited %v %q", f, f.Shown(), edited, content)
+	}
+	plain := Answer{Approve: true, Digest: "sha256:def"}.flow()
+	if _, edited := plain.Edited(); plain.Shown() != "sha256:def" || edited {
+		t.Errorf("plain approval %+v", plain)
+	}
+}

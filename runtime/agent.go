@@ -465,7 +465,8 @@ func (r *run) invalidResults(reply model.Reply, refusals []string) []tool.Result
 // takes effect, and plans the dependencies.
 func (r *run) prepareReply(ctx context.Context, turn int, prepared []*Prepared) *replyRun {
 	a := r.agent
-	rr := &replyRun{agent: a, turn: turn, session: r.session.ID, mem: r.session.Memory, emit: a.emit, inbox: make(chan any, 2*len(prepared))}
+	rr := &replyRun{agent: a, turn: turn, session: r.session.ID, mem: r.session.Memory, emit: a.emit, cat: r.cat,
+		inbox: make(chan any, 3*len(prepared))}
 	rr.calls = make([]*callRun, len(prepared))
 	ender := ""
 	for i, p := range prepared {

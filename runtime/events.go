@@ -120,6 +120,14 @@ type CallDecision struct {
 	Decision string `json:"decision"`
 	By       string `json:"by"`
 	Reason   string `json:"reason"`
+	// Digest is, for a person's approval, the digest of the preview the
+	// person saw; the call runs only if its preview still has it when it
+	// starts. Empty for decisions that showed nothing (modes, rules,
+	// grants) and for calls without a preview.
+	Digest string `json:"digest,omitempty"`
+	// Edited says the person changed the call's proposed file content
+	// before approving it.
+	Edited bool `json:"edited,omitempty"`
 }
 
 // The decisions of a CallDecision.
@@ -176,7 +184,10 @@ type CallFinished struct {
 	Why        string `json:"why,omitempty"`
 	Attempts   int    `json:"attempts"`
 	DurationMS int64  `json:"duration_ms"`
-	At         Time   `json:"at"`
+	// Diffstat counts the lines a successful file change added and
+	// removed; nil for calls that change no file.
+	Diffstat *Diffstat `json:"diffstat,omitempty"`
+	At       Time      `json:"at"`
 	// Full is the complete outcome, for consumers in this process. It is not
 	// part of the JSON form; DecodeEvent rebuilds it from Outcome, Kind and
 	// Result.
@@ -294,6 +305,10 @@ func DecodeEvent(line []byte) (Event, error) {
 		e = f
 	case "turn_ended":
 		e, err = decodeAs[TurnEnded](line)
+	case "call_preview":
+		e, err = decodeAs[CallPreviewed](line)
+	case "preview_stale":
+		e, err = decodeAs[PreviewStale](line)
 	case "usage":
 		e, err = decodeAs[UsageReported](line)
 	case "notice":

@@ -30,6 +30,28 @@ type callRun struct {
 	outcome   tool.Outcome
 	result    tool.Result
 	key       string
+
+	// previewer is the call's tool as a tool.Previewer, nil when it has
+	// no previews. preview is the last preview taken, and published
+	// identifies the last one published.
+	previewer tool.Previewer
+	preview   *tool.Preview
+	published string
+	// previewing says a preview is being taken; nextPreview is the
+	// purpose of one asked for meanwhile. verifying says the call is
+	// cleared and its start waits for the preview that checks it.
+	previewing  bool
+	nextPreview previewPurpose
+	verifying   bool
+	// approved is the digest of the preview the person approved, which the
+	// call must still show when it starts; edited is the person's own
+	// version of its content. pendingAtApproval lists the calls it waited
+	// for when it was approved, to say what changed it if it did.
+	approved          string
+	edited            *string
+	pendingAtApproval []int
+	// revision is the person's version as it was applied.
+	revision *revision
 }
 
 type askDone struct {
@@ -54,6 +76,13 @@ type replyRun struct {
 	emit    func(Event)
 	inbox   chan any
 	ready   readyQueue
+	// cat checks the arguments of a call the person edited.
+	cat *Catalog
+	// ctx is the reply's context, for the previews taken while it runs;
+	// done is closed when run returns, so a preview that arrives later is
+	// dropped rather than sent to a coordinator that is gone.
+	ctx  context.Context
+	done chan struct{}
 
 	running, asking int
 	unsettled       int
@@ -94,6 +123,13 @@ func (q *readyQueue) Pop() any {
 func (r *replyRun) run(ctx context.Context) {
 	r.askCtx, r.cancelAsks = context.WithCancel(ctx)
 	defer r.cancelAsks()
+	r.ctx, r.done = ctx, make(chan struct{})
+	defer close(r.done)
+	for _, c := range r.calls {
+		if pv, ok := c.p.tool.(tool.Previewer); ok && !c.settled {
+			c.previewer = pv
+		}
+	}
 	for _, c := range r.calls {
 		if !c.settled {
 			r.decide(ctx, c)
@@ -150,13 +186,20 @@ func (r *replyRun) decide(ctx context.Context, c *callRun) {
 		r.emitDecision(c, DecisionAsk, f)
 		c.asking = true
 		r.asking++
-		req := AskRequest{CallInfo: r.info(c), WaitsFor: c.deps, By: f.By, Reason: f.Reason}
-		go func() {
-			answer := f.Await(r.askCtx, req)
-			r.inbox <- askDone{index: c.index, flow: answer}
-		}()
+		if c.previewer != nil {
+			// The person is asked once the preview is there, so the
+			// request shows the change from the start.
+			r.requestPreview(c, previewAsk)
+		} else {
+			r.launchAsk(c, f.By, f.Reason)
+		}
 	default:
 		r.emitDecision(c, DecisionRun, f)
+		r.approve(c, f)
+		if c.previewer != nil && c.unmet > 0 {
+			// It waits for earlier calls: show what it would do meanwhile.
+			r.requestPreview(c, previewShow)
+		}
 		r.clear(c)
 	}
 	r.noteIdle()
@@ -167,7 +210,26 @@ func (r *replyRun) info(c *callRun) CallInfo {
 }
 
 func (r *replyRun) emitDecision(c *callRun, decision string, f Flow) {
-	r.emit(CallDecision{Turn: r.turn, Index: c.index, Decision: decision, By: f.By, Reason: f.Reason})
+	r.emit(CallDecision{Turn: r.turn, Index: c.index, Decision: decision, By: f.By, Reason: f.Reason,
+		Digest: f.shown, Edited: f.content != nil})
+}
+
+// approve records what a decision to run binds the call to: the preview the
+// person approved and the person's own version of its content, if any.
+func (r *replyRun) approve(c *callRun, f Flow) {
+	c.approved, c.edited = f.shown, f.content
+	c.pendingAtApproval = r.pendingDeps(c)
+}
+
+// pendingDeps returns the calls c depends on that have not settled.
+func (r *replyRun) pendingDeps(c *callRun) []int {
+	var out []int
+	for _, d := range c.deps {
+		if !r.calls[d].settled {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func (r *replyRun) clear(c *callRun) {
@@ -192,6 +254,7 @@ func (r *replyRun) handle(ctx context.Context, msg any) {
 			r.settle(c, tool.Skipped(m.flow.Reason), feedback.ResultMessage(c.p.Call, m.flow.Reason), 0)
 		case m.flow.IsContinue():
 			r.emitDecision(c, DecisionRun, m.flow)
+			r.approve(c, m.flow)
 			r.clear(c)
 		default:
 			// An asking hook may only answer run or skip; anything else is
@@ -204,10 +267,16 @@ func (r *replyRun) handle(ctx context.Context, msg any) {
 		c := r.calls[m.index]
 		r.running--
 		out := m.ret.Outcome()
-		r.settle(c, out, feedback.ResultOutput(c.p.Call, out, m.ret.Output), m.attempts)
+		res := feedback.ResultOutput(c.p.Call, out, m.ret.Output)
+		if rv := c.revision; rv != nil && out.IsSuccess() {
+			res.Content += "\n\n" + feedback.PersonEdited(rv.path, rv.proposed, rv.actual)
+		}
+		r.settle(c, out, res, m.attempts)
 		if err := r.agent.durable(); err != nil {
 			r.breakOff(err)
 		}
+	case previewDone:
+		r.previewed(ctx, m)
 	}
 	r.noteIdle()
 }
@@ -230,6 +299,21 @@ func (r *replyRun) start(ctx context.Context, c *callRun) {
 	if c.settled {
 		return
 	}
+	if c.previewer != nil {
+		// The preview is taken once more, just before the start: the call
+		// runs only if it shows what was approved. The check holds a
+		// worker slot, so it counts against the limit like a running call.
+		r.running++
+		c.verifying = true
+		r.requestPreview(c, previewStart)
+		return
+	}
+	r.begin(ctx, c, c.p)
+}
+
+// begin runs c's body with the prepared call p (c's own, or the person's
+// version of it): its intent is published, and so journaled, first.
+func (r *replyRun) begin(ctx context.Context, c *callRun, p *Prepared) {
 	if err := r.agent.durable(); err != nil {
 		r.breakOff(err)
 		return
@@ -245,7 +329,7 @@ func (r *replyRun) start(ctx context.Context, c *callRun) {
 		return
 	}
 	r.running++
-	go r.perform(ctx, c.index, c.p, c.key)
+	go r.perform(ctx, c.index, p, c.key)
 }
 
 // breakOff stops the reply from performing anything more once the run's
@@ -348,6 +432,7 @@ func (r *replyRun) settle(c *callRun, out tool.Outcome, res tool.Result, attempt
 			heap.Push(&r.ready, j)
 		}
 	}
+	r.refreshDependents(c)
 }
 
 func (r *replyRun) finished(c *callRun, attempts int, notFinished bool) CallFinished {
@@ -355,6 +440,7 @@ func (r *replyRun) finished(c *callRun, attempts int, notFinished bool) CallFini
 	ev := CallFinished{
 		Turn: r.turn, Index: c.index, Name: c.p.Call.Name, Key: c.key, Outcome: c.outcome.ID(), Result: c.result.Content,
 		Started: c.started, NotFinished: notFinished, Attempts: attempts, At: Time{now}, Full: c.outcome,
+		Diffstat: diffstat(c),
 	}
 	if k, ok := c.outcome.ErrorKind(); ok {
 		s := k.String()
@@ -396,6 +482,17 @@ func (r *replyRun) stop(ctx context.Context, first any) {
 // returned because it was cancelled is not finished; one that returned a
 // real result keeps it. Answers to approvals no longer matter.
 func (r *replyRun) stopping(ctx context.Context, why string, msg any) {
+	if pd, ok := msg.(previewDone); ok {
+		c := r.calls[pd.index]
+		c.previewing = false
+		if pd.purpose == previewStart || (c.verifying && c.nextPreview == previewStart) {
+			// The check before a start held a slot; the call never
+			// started, and now never will.
+			r.running--
+			c.verifying, c.nextPreview = false, previewNone
+		}
+		return
+	}
 	done, ok := msg.(callDone)
 	if !ok {
 		return

@@ -29,6 +29,10 @@ type Flow struct {
 	Reason string
 	args   json.RawMessage
 	wait   func(ctx context.Context, req AskRequest) Flow
+	// shown is the digest of the preview a person approved; content is
+	// the person's own version of the call's file content.
+	shown   string
+	content *string
 }
 
 // Continue lets the call go on to the next hook, and to run after the last.
@@ -52,6 +56,35 @@ func RewriteArgs(by string, args json.RawMessage) Flow {
 // on it. wait returns Continue or Skip; it must return when ctx is done.
 func Ask(by, reason string, wait func(ctx context.Context, req AskRequest) Flow) Flow {
 	return Flow{action: flowAsk, By: by, Reason: reason, wait: wait}
+}
+
+// Approved lets the call run because a person approved it after seeing
+// the preview whose digest is shown. The approval is bound to that
+// preview: just before the call starts, the runtime takes its preview
+// again, and when the digest differs the call does not run but asks
+// again, showing what changed. An empty digest binds nothing.
+func Approved(by, reason, shown string) Flow {
+	return Flow{action: flowContinue, By: by, Reason: reason, shown: shown}
+}
+
+// ApprovedEdited lets the call run with content, the person's own version
+// of the file content the call proposed (see tool.Reviser), once the
+// preview the person edited (digest shown) still holds when the call
+// starts. The model reads that the person changed its edit, and how.
+func ApprovedEdited(by, reason, shown, content string) Flow {
+	return Flow{action: flowContinue, By: by, Reason: reason, shown: shown, content: &content}
+}
+
+// Shown returns the digest of the preview an approval is bound to, or "".
+func (f Flow) Shown() string { return f.shown }
+
+// Edited returns the person's version of the call's content, if the
+// person edited it before approving.
+func (f Flow) Edited() (string, bool) {
+	if f.content == nil {
+		return "", false
+	}
+	return *f.content, true
 }
 
 // IsSkip reports whether the flow skips the call.
@@ -88,6 +121,10 @@ type AskRequest struct {
 	// By and Reason say why the call asks.
 	By     string
 	Reason string
+	// Preview is what the call would do, taken just before asking; nil
+	// for a tool without previews. It may be provisional (see
+	// CallPreviewed): later previews arrive as events.
+	Preview *tool.Preview
 }
 
 // Hook reviews every call of a reply when the reply arrives, before any call

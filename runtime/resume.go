@@ -110,8 +110,8 @@ func (r *run) resume(ctx context.Context, intr *Interrupted) (GoalOutcome, bool)
 // settled as they were, unknown outcomes are settled as not finished, and
 // only-reading calls that were caught running are cleared to run again.
 func (r *run) resumedReply(ctx context.Context, intr *Interrupted, prepared []*Prepared) *replyRun {
-	rr := &replyRun{agent: r.agent, turn: intr.Turn, session: r.session.ID, mem: r.session.Memory, emit: r.agent.emit,
-		inbox: make(chan any, 2*len(prepared))}
+	rr := &replyRun{agent: r.agent, turn: intr.Turn, session: r.session.ID, mem: r.session.Memory, emit: r.agent.emit, cat: r.cat,
+		inbox: make(chan any, 3*len(prepared))}
 	touches := make([]tool.Touches, len(prepared))
 	for i, p := range prepared {
 		touches[i] = p.Touches
