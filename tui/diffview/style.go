@@ -54,7 +54,7 @@ func (p painter) Render(s string) string {
 // accent colours, the backgrounds of removed and added lines, and the
 // colours of token categories (after the One Dark and One Light themes).
 type colours struct {
-	dim, accent, del, ins, delBg, insBg string
+	dim, accent, del, ins, delBg, insBg                    string
 	keyword, function, typ, str, number, comment, operator string
 }
 
