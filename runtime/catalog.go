@@ -187,7 +187,7 @@ func (c *Catalog) rewrite(p *Prepared, args json.RawMessage) (*Prepared, error) 
 // declared one. A tool that cannot footprint its arguments gets the widest
 // footprint, so a mistake costs parallelism, never safety.
 func footprint(e entry, args json.RawMessage) tool.Touches {
-	if f, ok := e.tool.(tool.Footprinter); ok {
+	if f, ok := tool.As[tool.Footprinter](e.tool); ok {
 		t, err := f.Footprint(args)
 		if err != nil {
 			return tool.Writes(tool.Anything())

@@ -126,7 +126,7 @@ func (r *replyRun) run(ctx context.Context) {
 	r.ctx, r.done = ctx, make(chan struct{})
 	defer close(r.done)
 	for _, c := range r.calls {
-		if pv, ok := c.p.tool.(tool.Previewer); ok && !c.settled {
+		if pv, ok := tool.As[tool.Previewer](c.p.tool); ok && !c.settled {
 			c.previewer = pv
 		}
 	}

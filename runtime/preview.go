@@ -127,7 +127,8 @@ func (r *replyRun) publishPreview(c *callRun, after []int) {
 		return
 	}
 	c.published = key
-	r.emit(previewed(r.turn, c.index, *c.preview, after))
+	_, editable := tool.As[tool.Reviser](c.p.tool)
+	r.emit(previewed(r.turn, c.index, *c.preview, after, editable))
 }
 
 // launchAsk asks the call's hook for its decision in its own goroutine,
@@ -177,7 +178,7 @@ func (r *replyRun) check(ctx context.Context, c *callRun, m previewDone) {
 // into arguments, which are checked like a hook's rewrite and must touch
 // what the call was planned to touch.
 func (r *replyRun) revise(c *callRun, shown tool.Preview) (*Prepared, error) {
-	rv, ok := c.p.tool.(tool.Reviser)
+	rv, ok := tool.As[tool.Reviser](c.p.tool)
 	if !ok {
 		return nil, fmt.Errorf("%s does not take an edited version", c.p.Call.Name)
 	}

@@ -27,6 +27,9 @@ type CallPreviewed struct {
 	// preview is as of now and will be computed again.
 	Provisional bool  `json:"provisional,omitempty"`
 	After       []int `json:"after,omitempty"`
+	// Editable says the person may edit the proposed content before
+	// approving (see ApprovedEdited).
+	Editable bool `json:"editable,omitempty"`
 	// Full is the complete preview, contents included, for consumers in
 	// this process. The JSON form (the journal, the headless stream)
 	// carries only the summary, so file contents are never recorded.
@@ -59,12 +62,16 @@ func (CallPreviewed) EventType() string { return "call_preview" }
 // EventType returns "preview_stale".
 func (PreviewStale) EventType() string { return "preview_stale" }
 
-// previewed builds the event for call index's preview pv.
-func previewed(turn, index int, pv tool.Preview, after []int) CallPreviewed {
+// previewed builds the event for call index's preview pv; after lists the
+// earlier calls that change what it touches first, and
+// editable says whether the person may edit it: its tool takes a person's
+// version, and it shows a text change.
+func previewed(turn, index int, pv tool.Preview, after []int, editable bool) CallPreviewed {
 	full := pv
 	return CallPreviewed{
 		Turn: turn, Index: index, Kind: string(pv.Kind), Path: pv.Path, Summary: pv.Summary(),
 		Added: pv.Added, Removed: pv.Removed, Digest: pv.Digest,
 		Provisional: len(after) > 0, After: after, Full: &full,
+		Editable: editable && pv.Kind == tool.PreviewFile && pv.Problem == "" && !pv.Binary && !pv.TooLarge,
 	}
 }

@@ -30,24 +30,12 @@ type pacedTool struct {
 	base time.Duration
 }
 
-// pacedFootprinter keeps the footprint of a paced tool that computes one.
-type pacedFootprinter struct {
-	*pacedTool
-	fp tool.Footprinter
-}
-
-func (p pacedFootprinter) Footprint(args json.RawMessage) (tool.Touches, error) {
-	return p.fp.Footprint(args)
-}
-
 // pace wraps t so that each call first pauses between base and twice base.
-func pace(t tool.Tool, base time.Duration) tool.Tool {
-	pt := &pacedTool{Tool: t, base: base}
-	if fp, ok := t.(tool.Footprinter); ok {
-		return pacedFootprinter{pacedTool: pt, fp: fp}
-	}
-	return pt
-}
+// Its footprint and preview stay t's (see tool.Wrapper).
+func pace(t tool.Tool, base time.Duration) tool.Tool { return &pacedTool{Tool: t, base: base} }
+
+// Unwrap returns the paced tool.
+func (p *pacedTool) Unwrap() tool.Tool { return p.Tool }
 
 // Call pauses, then runs the tool; a cancelled context ends the pause.
 func (p *pacedTool) Call(ctx context.Context, args json.RawMessage) tool.Return {

@@ -132,3 +132,30 @@ type Result struct {
 	// IsError marks the result as an error result for the provider.
 	IsError bool `json:"is_error,omitempty"`
 }
+
+// Wrapper is implemented by a tool that wraps another to change how its
+// calls run (pace them, trace them, bound their output) while keeping what
+// the wrapped tool says about them: the runtime looks for the optional
+// interfaces (Footprinter, Previewer, Reviser) on the wrapped tool when the
+// wrapper does not implement them itself. A wrapper need then implement
+// only Declaration, Call and Unwrap, whatever the tool it wraps offers.
+type Wrapper interface {
+	Unwrap() Tool
+}
+
+// As returns the first tool in t's chain of wrapped tools (t, then what
+// Unwrap returns, and so on) that implements T.
+func As[T any](t Tool) (T, bool) {
+	for t != nil {
+		if v, ok := t.(T); ok {
+			return v, true
+		}
+		w, ok := t.(Wrapper)
+		if !ok {
+			break
+		}
+		t = w.Unwrap()
+	}
+	var zero T
+	return zero, false
+}

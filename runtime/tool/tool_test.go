@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 	"time"
@@ -215,5 +216,34 @@ func TestBackoff(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("backoff before attempt %d = %v, want %v", i+2, got[i], want[i])
 		}
+	}
+}
+
+type plainTool struct{}
+
+func (plainTool) Declaration() Declaration                                  { return Declaration{Name: "p"} }
+func (plainTool) Call(context.Context, json.RawMessage) Return              { return Ok("") }
+func (plainTool) Footprint(json.RawMessage) (Touches, error)                { return Reads(Anything()), nil }
+func (plainTool) Preview(context.Context, json.RawMessage) (Preview, error) { return Preview{}, nil }
+
+type wrapped struct{ Tool }
+
+func (w wrapped) Unwrap() Tool { return w.Tool }
+
+// TestAsFindsWrappedBehaviours checks that a wrapper keeps what the tool it
+// wraps offers, however deep, and offers nothing the tool lacks.
+func TestAsFindsWrappedBehaviours(t *testing.T) {
+	w := wrapped{wrapped{plainTool{}}}
+	if _, ok := As[Footprinter](w); !ok {
+		t.Error("the footprint of the wrapped tool is lost")
+	}
+	if _, ok := As[Previewer](w); !ok {
+		t.Error("the preview of the wrapped tool is lost")
+	}
+	if _, ok := As[Reviser](w); ok {
+		t.Error("a wrapper offers a reviser its tool lacks")
+	}
+	if _, ok := As[Footprinter](nil); ok {
+		t.Error("nil is a footprinter")
 	}
 }
