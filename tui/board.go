@@ -9,8 +9,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/agenttui/agenttui/approval"
 )
 
 // DefaultGrace is how long y, n, a and A are ignored after the approval
@@ -37,11 +35,13 @@ type boardModel struct {
 }
 
 // approvalSig is what the approval keys would act on: the focused call, its
-// open request, and every open request.
+// open request, every open request, and the previews they show: a change
+// that moves under the person is as new as a new request.
 type approvalSig struct {
 	turn, focus int
 	focusedReq  uint64
 	pending     []uint64
+	digests     []string
 }
 
 // boardAction is what a key on the board asks of the rest of the console.
@@ -49,7 +49,10 @@ type boardAction struct {
 	note          string
 	skip          *call
 	grant         *call
+	edit          *call
 	toggleDetails bool
+	toggleLayout  bool
+	fullDiff      bool
 }
 
 // graceEndMsg redraws the board when the grace period it armed has passed,
@@ -85,6 +88,7 @@ func (b *boardModel) sig() approvalSig {
 	}
 	for _, c := range b.reply.pending(0) {
 		s.pending = append(s.pending, c.req.id)
+		s.digests = append(s.digests, c.digest())
 	}
 	return s
 }
@@ -104,7 +108,14 @@ func (b *boardModel) externalChange() tea.Cmd {
 			break
 		}
 	}
-	changed := gained || n.turn != o.turn || n.focus != o.focus || (n.focusedReq != 0 && n.focusedReq != o.focusedReq)
+	moved := false
+	for i, id := range n.pending {
+		if j := slices.Index(o.pending, id); j >= 0 && o.digests[j] != n.digests[i] {
+			moved = true
+			break
+		}
+	}
+	changed := gained || moved || n.turn != o.turn || n.focus != o.focus || (n.focusedReq != 0 && n.focusedReq != o.focusedReq)
 	if !changed || len(n.pending) == 0 || b.grace <= 0 {
 		return nil
 	}
@@ -138,7 +149,15 @@ func (b *boardModel) Update(msg tea.KeyMsg) boardAction {
 		b.move(1)
 	case key.Matches(msg, b.Keys.Details):
 		return boardAction{toggleDetails: true}
-	case key.Matches(msg, b.Keys.Approve, b.Keys.Skip, b.Keys.Grant, b.Keys.ApproveBatch, b.Keys.ApproveAll):
+	case key.Matches(msg, b.Keys.Layout):
+		return boardAction{toggleLayout: true}
+	case key.Matches(msg, b.Keys.FullDiff):
+		c := b.focused()
+		if c == nil || c.change.textDiff() == nil {
+			return boardAction{note: "the focused call has no change to show: f shows the diff of a file change"}
+		}
+		return boardAction{fullDiff: true}
+	case key.Matches(msg, b.Keys.Approve, b.Keys.Skip, b.Keys.Grant, b.Keys.ApproveBatch, b.Keys.ApproveAll, b.Keys.Edit):
 		return b.approval(msg)
 	}
 	return boardAction{}
@@ -157,7 +176,7 @@ func (b *boardModel) approval(msg tea.KeyMsg) boardAction {
 		if c == nil || c.req == nil {
 			return boardAction{note: "the focused call is not waiting for approval"}
 		}
-		c.answer(approval.Approve())
+		c.approve()
 		return boardAction{note: fmt.Sprintf("approved #%d %s", c.index+1, c.name)}
 	case key.Matches(msg, b.Keys.Skip):
 		if c == nil || c.req == nil {
@@ -169,6 +188,14 @@ func (b *boardModel) approval(msg tea.KeyMsg) boardAction {
 			return boardAction{note: "the focused call is not waiting for approval: g grants from a call that asks"}
 		}
 		return boardAction{grant: c}
+	case key.Matches(msg, b.Keys.Edit):
+		switch {
+		case c == nil || c.req == nil:
+			return boardAction{note: "the focused call is not waiting for approval: e edits the change of a call that asks"}
+		case c.change == nil || !c.change.editable || c.change.textDiff() == nil:
+			return boardAction{note: "this call's change cannot be edited: e edits the text a write_file or edit_file would leave"}
+		}
+		return boardAction{edit: c}
 	case key.Matches(msg, b.Keys.ApproveBatch):
 		if c == nil {
 			return boardAction{}
@@ -184,7 +211,7 @@ func (b *boardModel) approval(msg tea.KeyMsg) boardAction {
 func (b *boardModel) approveAll(calls []*call) int {
 	n := 0
 	for _, c := range calls {
-		if c.answer(approval.Approve()) {
+		if c.approve() {
 			n++
 		}
 	}
@@ -215,7 +242,7 @@ func (b *boardModel) columns(width int) columns {
 	for _, x := range r.calls {
 		c.name = max(c.name, ansi.StringWidth(x.name))
 		c.badge = max(c.badge, ansi.StringWidth(badge(x.touches, b.workspace)))
-		args = max(args, ansi.StringWidth(x.short))
+		args = max(args, ansi.StringWidth(x.argsText()))
 	}
 	c.name = min(c.name, 16, max(9, width/7)) + 1
 	c.badge = min(c.badge, max(6, width/6)) + 1
@@ -356,7 +383,7 @@ func (b *boardModel) row(c *call, cols columns, width int, frame string) string 
 	sb.WriteString(mark)
 	sb.WriteString(cell(fmt.Sprintf("#%d", c.index+1), cols.num))
 	sb.WriteString(cell(c.name, cols.name))
-	sb.WriteString(stDim.Render(cell(c.short, cols.args)))
+	sb.WriteString(stDim.Render(cell(c.argsText(), cols.args)))
 	sb.WriteString(cell(badge(c.touches, b.workspace), cols.badge))
 	if cols.elapsed > 0 {
 		sb.WriteString(stDim.Render(cell(b.elapsed(c), cols.elapsed)))
@@ -402,6 +429,9 @@ func (b *boardModel) stateHead(c *call, frame string) (string, func(...string) s
 		return symWaiting + " waits for " + numbers(r.pendingDeps(c)) + clearedBy(c), stDim.Render, false
 	case stateAsking:
 		s := symAsk + " needs approval"
+		if c.stale != "" {
+			s += " again: " + c.stale
+		}
 		if deps := r.pendingDeps(c); len(deps) > 0 {
 			s += " (then waits for " + numbers(deps) + ")"
 		}

@@ -79,6 +79,15 @@ type call struct {
 	ranBody  bool
 	duration time.Duration
 
+	// change is the call's preview as last published; stale says why the
+	// person's approval was withdrawn, when it was; edited says the
+	// person approved it with their own version; diffstat is what a
+	// finished write added and removed.
+	change   *change
+	stale    string
+	edited   bool
+	diffstat *runtime.Diffstat
+
 	// version changes whenever anything above does, so the detail pane
 	// knows when its cached lines are stale.
 	version int
@@ -213,6 +222,24 @@ func (r *reply) apply(e runtime.Event) {
 		if !c.asking {
 			c.req = nil
 		}
+		if ev.Decision == runtime.DecisionRun {
+			c.edited = ev.Edited
+		}
+		c.version++
+	case runtime.CallPreviewed:
+		c := r.get(ev.Index)
+		if c == nil || ev.Turn != r.turn {
+			return
+		}
+		c.change = newChange(ev)
+		c.version++
+	case runtime.PreviewStale:
+		c := r.get(ev.Index)
+		if c == nil || ev.Turn != r.turn {
+			return
+		}
+		// The approval was withdrawn: the call asks again.
+		c.stale, c.answered, c.edited = cleanLine(ev.Why), "", false
 		c.version++
 	case runtime.CallStarted:
 		c := r.get(ev.Index)
@@ -253,6 +280,7 @@ func (r *reply) apply(e runtime.Event) {
 		c.req = nil
 		c.asking = false
 		c.retrying = false
+		c.diffstat = ev.Diffstat
 		c.version++
 	case runtime.TurnEnded:
 		if ev.Turn == r.turn {
@@ -286,6 +314,9 @@ func (r *reply) attach(req approvalRequest) bool {
 	c.req = &rq
 	c.asking = true
 	c.askedAt = req.since
+	if c.change == nil && req.req.Preview != nil {
+		c.change = changeOf(*req.req.Preview)
+	}
 	c.version++
 	return true
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agenttui/agenttui/tui/diffview"
 )
 
 // detailPane is the detail pane of the focused call: its arguments, footprint,
@@ -17,6 +19,9 @@ type detailPane struct {
 	offset   int
 	height   int // the height last laid out, which scrolling works in
 	cache    *detailCache
+	// layout is the diff layout the person chose with v; nil follows the
+	// width (side by side from diffview.SplitWidth columns).
+	layout *diffview.Layout
 }
 
 // detailCache keeps the lines of the last call drawn until the call changes,
@@ -27,10 +32,30 @@ type detailCache struct {
 	version int
 	reply   int
 	width   int
+	layout  diffview.Layout
 	lines   []string
 }
 
 func newDetail() detailPane { return detailPane{cache: &detailCache{}} }
+
+// layoutAt returns the diff layout at width: the person's choice, or the
+// one that suits the width.
+func (d *detailPane) layoutAt(width int) diffview.Layout {
+	if d.layout != nil {
+		return *d.layout
+	}
+	return diffview.For(width)
+}
+
+// toggleLayout switches diffs between unified and side by side.
+func (d *detailPane) toggleLayout(width int) diffview.Layout {
+	next := diffview.Split
+	if d.layoutAt(width) == diffview.Split {
+		next = diffview.Unified
+	}
+	d.layout = &next
+	return next
+}
 
 // toggle expands or collapses the pane.
 func (d *detailPane) toggle() { d.expanded = !d.expanded; d.offset = 0 }
@@ -48,11 +73,19 @@ func (d *detailPane) focusChanged() { d.offset = 0 }
 // not changed.
 func (d *detailPane) lines(c *call, r *reply, ws string, width int) []string {
 	k := d.cache
-	if c == k.call && c.version == k.version && r.version == k.reply && width == k.width {
+	layout := d.layoutAt(width)
+	if c == k.call && c.version == k.version && r.version == k.reply && width == k.width && layout == k.layout {
 		return k.lines
 	}
-	*k = detailCache{call: c, version: c.version, reply: r.version, width: width, lines: detailLines(c, r, ws, width)}
+	*k = detailCache{call: c, version: c.version, reply: r.version, width: width, layout: layout,
+		lines: detailLines(c, r, ws, width, layout)}
 	return k.lines
+}
+
+// need returns how many lines the pane would take to show c whole, its
+// title included.
+func (d *detailPane) need(c *call, r *reply, ws string, width int) int {
+	return 1 + len(d.lines(c, r, ws, width))
 }
 
 // View draws the pane in exactly height lines.
@@ -86,7 +119,7 @@ func (d *detailPane) View(c *call, r *reply, ws string, width, height int) strin
 // detailLines builds the pane's content. Untrusted text is cleaned and shown
 // behind a "│ " gutter, so nothing in it can pass for the console's own
 // lines.
-func detailLines(c *call, r *reply, ws string, width int) []string {
+func detailLines(c *call, r *reply, ws string, width int, layout diffview.Layout) []string {
 	var out []string
 	add := func(label, text string) {
 		out = append(out, indent(label+text, "", width)...)
@@ -106,6 +139,8 @@ func detailLines(c *call, r *reply, ws string, width int) []string {
 		head += " · depends on nothing"
 	}
 	add("", head)
+	// The change comes first: it is what the person decides on.
+	out = append(out, changeLines(c, r, width, layout)...)
 	out = append(out, policyLines(c, ws, width)...)
 	if st := outcomeLine(c, r); st != "" {
 		add("", st)

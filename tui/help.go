@@ -18,7 +18,7 @@ func (h *helpOverlay) toggle() { h.open = !h.open }
 // View draws the overlay in exactly height lines, listing every binding of
 // keys by the part it belongs to, in two columns when one does not fit.
 func (h helpOverlay) View(keys KeyMap, width, height int) string {
-	titles := []string{"On the board", "In the input and the transcript", "Anywhere"}
+	titles := []string{"On the board", "In the input and the transcript", "Anywhere", "In the full-screen diff (f)"}
 	var blocks [][]string
 	for i, group := range keys.FullHelp() {
 		block := []string{stTitle.Render(titles[i])}
@@ -35,7 +35,7 @@ func (h helpOverlay) View(keys KeyMap, width, height int) string {
 	if len(lines)+2 > height && width >= 80 {
 		half := width / 2
 		left := append(append([]string{}, blocks[0]...), blocks[2]...)
-		right := blocks[1]
+		right := append(append([]string{}, blocks[1]...), blocks[3]...)
 		lines = nil
 		for i := 0; i < max(len(left), len(right)); i++ {
 			var l, r string

@@ -33,6 +33,8 @@ type groupRow struct {
 	sym  string
 	text string // clean, one line
 	bad  bool
+	// change is the head of the file change the call made, if it made one.
+	change *snippet
 }
 
 // groupItem is a finished reply's calls, one line each with its outcome.
@@ -49,6 +51,9 @@ func (g groupItem) lines(width int) []string {
 			style = stWarn.Render
 		}
 		out = append(out, "    "+style(r.sym)+" "+cut(r.text, width-6))
+		if r.change != nil {
+			out = append(out, r.change.lines("      ", width)...)
+		}
 	}
 	return out
 }
@@ -71,8 +76,8 @@ func newGroup(r *reply, ws string, used model.Usage) groupItem {
 		state, _ := b.stateText(c, "")
 		st := r.state(c)
 		sym, rest, _ := strings.Cut(state, " ")
-		text := fmt.Sprintf("#%d %s %s · %s", c.index+1, c.name, cut(c.short, 40), rest)
-		g.rows = append(g.rows, groupRow{sym: sym, text: text, bad: st != stateSucceeded})
+		text := fmt.Sprintf("#%d %s %s · %s", c.index+1, c.name, cut(c.argsText(), 40), rest)
+		g.rows = append(g.rows, groupRow{sym: sym, text: text, bad: st != stateSucceeded, change: snippetOf(c)})
 	}
 	return g
 }

@@ -48,6 +48,13 @@ type BoardKeys struct {
 	ApproveAll key.Binding
 	// Details expands and collapses the detail pane of the focused call.
 	Details key.Binding
+	// Layout switches diffs between unified and side by side.
+	Layout key.Binding
+	// FullDiff shows the focused call's change full screen.
+	FullDiff key.Binding
+	// Edit opens the change a pending write proposes in $VISUAL or
+	// $EDITOR; saving approves the call with the person's version.
+	Edit key.Binding
 }
 
 // DefaultBoardKeys returns the board's key map.
@@ -56,11 +63,14 @@ func DefaultBoardKeys() BoardKeys {
 		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "focus the previous call")),
 		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "focus the next call")),
 		Approve:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "approve the focused call")),
-		Skip:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "skip the focused call (type a reason, enter)")),
-		Grant:        key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "grant for the session: its tool, or its tool within a folder (1/2)")),
+		Skip:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "skip the focused call (reason, enter)")),
+		Grant:        key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "session grant: tool, or tool in a folder")),
 		ApproveBatch: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve every pending call of the batch")),
 		ApproveAll:   key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "approve every pending call")),
-		Details:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "expand or collapse details (what the model read)")),
+		Details:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details: the diff, what the model read")),
+		Layout:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "diffs unified or side by side")),
+		FullDiff:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "the focused call's diff full screen")),
+		Edit:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit a pending write in $EDITOR (save = y)")),
 	}
 }
 
@@ -84,6 +94,33 @@ func DefaultGrantKeys() GrantKeys {
 		Pick:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1/2", "give that grant")),
 		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "give the selected grant")),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close without a grant")),
+	}
+}
+
+// DiffKeys are the keys of the full-screen diff, active while it is open;
+// y, n and e still answer the call it shows.
+type DiffKeys struct {
+	// Up and Down scroll one line; PageUp and PageDown a screen.
+	Up, Down, PageUp, PageDown key.Binding
+	// Top and Bottom jump to the start and the end.
+	Top, Bottom key.Binding
+	// Layout switches between unified and side by side.
+	Layout key.Binding
+	// Close goes back to the board.
+	Close key.Binding
+}
+
+// DefaultDiffKeys returns the full-screen diff's key map.
+func DefaultDiffKeys() DiffKeys {
+	return DiffKeys{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up a line")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down a line")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up a screen")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", " "), key.WithHelp("pgdn/space", "scroll down a screen")),
+		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "the start of the diff")),
+		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "the end of the diff")),
+		Layout:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "unified or side by side")),
+		Close:    key.NewBinding(key.WithKeys("esc", "q", "f"), key.WithHelp("esc/q/f", "close the full-screen diff")),
 	}
 }
 
@@ -114,7 +151,7 @@ type InputKeys struct {
 // DefaultInputKeys returns the input's key map.
 func DefaultInputKeys() InputKeys {
 	return InputKeys{
-		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send the goal, answer, follow-up or skip reason")),
+		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send the goal, answer or skip reason")),
 	}
 }
 
@@ -129,6 +166,8 @@ type KeyMap struct {
 	Grant GrantKeys
 	// Transcript are the transcript's scrolling keys.
 	Transcript TranscriptKeys
+	// Diff are the full-screen diff's keys.
+	Diff DiffKeys
 	// Input are the input line's keys.
 	Input InputKeys
 }
@@ -140,6 +179,7 @@ func DefaultKeyMap() KeyMap {
 		Board:      DefaultBoardKeys(),
 		Grant:      DefaultGrantKeys(),
 		Transcript: DefaultTranscriptKeys(),
+		Diff:       DefaultDiffKeys(),
 		Input:      DefaultInputKeys(),
 	}
 }
@@ -151,10 +191,11 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp returns every key, one column per part of the console.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	b, g, t := k.Board, k.Global, k.Transcript
+	b, g, t, d := k.Board, k.Global, k.Transcript, k.Diff
 	return [][]key.Binding{
-		{b.Up, b.Down, b.Approve, b.Skip, b.Grant, b.ApproveBatch, b.ApproveAll, b.Details},
+		{b.Up, b.Down, b.Approve, b.Skip, b.Grant, b.ApproveBatch, b.ApproveAll, b.Details, b.Layout, b.FullDiff, b.Edit},
 		{k.Input.Submit, t.Up, t.Down, t.Top, t.Bottom, g.PageUp, g.PageDown},
 		{g.Focus, g.Mode, g.Stop, g.Quit, g.Help},
+		{d.Up, d.Down, d.PageUp, d.PageDown, d.Top, d.Bottom, d.Layout, d.Close},
 	}
 }

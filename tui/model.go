@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/tui/diffview"
 )
 
 // MinWidth and MinHeight are the smallest terminal the console draws in;
@@ -71,6 +73,9 @@ type Options struct {
 	// Grace is how long approval keys are ignored after the approval under
 	// focus changes; zero means DefaultGrace, negative means none.
 	Grace time.Duration
+	// Editor returns the command that opens a file in the person's editor
+	// (e on a pending write); nil means $VISUAL, else $EDITOR, else vi.
+	Editor func(path string) *exec.Cmd
 }
 
 // focusArea is the part of the screen keys go to.
@@ -115,6 +120,7 @@ type Model struct {
 	detail     detailPane
 	input      inputLine
 	grant      grantChooser
+	diffScreen diffScreen
 	servers    serverLine
 	status     statusBar
 	help       helpOverlay
@@ -177,6 +183,7 @@ func New(opts Options) Model {
 		detail:     newDetail(),
 		input:      newInput(opts.Prefill),
 		grant:      newGrantChooser(),
+		diffScreen: newDiffScreen(),
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		goal:       cleanLine(opts.Goal),
 		model:      cleanLine(opts.Model),
@@ -185,6 +192,7 @@ func New(opts Options) Model {
 		opening:    opts.Open != nil,
 	}
 	m.board.Keys, m.transcript.Keys, m.input.Keys, m.grant.Keys = m.keys.Board, m.keys.Transcript, m.keys.Input, m.keys.Grant
+	m.diffScreen.Keys = m.keys.Diff
 	if opts.Demo {
 		m.transcript.add(noteItem{text: realModelHint})
 	}
@@ -273,6 +281,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, cmd)
 	case graceEndMsg:
 		// Only a redraw: the hints change now that the keys work.
+	case editorDone:
+		m.editorReturned(msg)
 	case tea.MouseMsg:
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
@@ -320,6 +330,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.grant.open {
 		m.grantKey(msg)
 		return nil
+	}
+	if m.diffScreen.open {
+		return m.diffKey(msg)
 	}
 	switch {
 	case key.Matches(msg, g.Stop):
@@ -370,28 +383,65 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return m.input.Update(msg)
 	case focusBoard:
-		before := m.board.focus
-		act := m.board.Update(msg)
-		if m.board.focus != before {
-			m.detail.focusChanged()
-		}
-		m.note = act.note
-		if act.toggleDetails {
-			m.detail.toggle()
-		}
-		if act.skip != nil {
-			m.input.openReason(act.skip)
-			m.setFocus(focusInput)
-		}
-		if act.grant != nil {
-			m.offerGrants(act.grant)
-		}
+		return m.boardKey(msg)
 	case focusTranscript:
 		if msg.Paste || len(msg.Runes) > 1 {
 			m.note = "typed text is ignored here: press tab to reach the input"
 			return nil
 		}
 		m.transcript.Update(msg)
+	}
+	return nil
+}
+
+// boardKey routes a key to the board and acts on what it asks.
+func (m *Model) boardKey(msg tea.KeyMsg) tea.Cmd {
+	before := m.board.focus
+	act := m.board.Update(msg)
+	if m.board.focus != before {
+		m.detail.focusChanged()
+	}
+	m.note = act.note
+	if act.toggleDetails {
+		m.detail.toggle()
+	}
+	if act.toggleLayout {
+		l := m.detail.toggleLayout(m.width)
+		m.note = "diffs are shown " + map[bool]string{true: "side by side", false: "unified"}[l == diffview.Split]
+	}
+	if act.fullDiff {
+		m.diffScreen.show(m.board.focused())
+	}
+	if act.skip != nil {
+		m.diffScreen.close()
+		m.input.openReason(act.skip)
+		m.setFocus(focusInput)
+	}
+	if act.grant != nil {
+		m.diffScreen.close()
+		m.offerGrants(act.grant)
+	}
+	if act.edit != nil {
+		m.diffScreen.close()
+		return m.editChange(act.edit)
+	}
+	return nil
+}
+
+// diffKey routes a key while the full-screen diff is open: the approval
+// keys answer the call it shows, as they would on the board; the rest
+// scroll it.
+func (m *Model) diffKey(msg tea.KeyMsg) tea.Cmd {
+	b := m.board.Keys
+	if key.Matches(msg, b.Approve, b.Skip, b.Edit, b.Grant) {
+		return m.boardKey(msg)
+	}
+	act := m.diffScreen.Update(msg)
+	switch {
+	case act.close:
+		m.diffScreen.close()
+	case act.toggleLayout:
+		m.detail.toggleLayout(m.width)
 	}
 	return nil
 }

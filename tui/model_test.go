@@ -196,7 +196,7 @@ func TestHelpListsEveryKey(t *testing.T) {
 			mustContain(t, screen, b.Help().Key, b.Help().Desc)
 		}
 	}
-	mustContain(t, screen, "g            grant for the session")
+	mustContain(t, screen, "g            session grant")
 	h.key("esc")
 	mustNotContain(t, h.view(), "esc or ? closes this")
 	// ? opens help from the board, but is text in the input.

@@ -70,7 +70,7 @@ func (m *Model) apply(item any) tea.Cmd {
 	case runtime.CallFinished:
 		m.lastAt = ev.At.Time
 		m.board.reply.apply(ev)
-	case runtime.CallDecision, runtime.CallRetried:
+	case runtime.CallDecision, runtime.CallRetried, runtime.CallPreviewed, runtime.PreviewStale:
 		m.board.reply.apply(ev.(runtime.Event))
 	case runtime.TurnEnded:
 		var used model.Usage

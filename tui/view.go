@@ -48,6 +48,11 @@ func (m *Model) plan() sizes {
 		}
 		s.board = min(need, max(3, rest*2/5))
 		s.detail = min(7, max(2, rest/4))
+		if c := m.board.focused(); c != nil && c.change.textDiff() != nil && !c.done {
+			// A change waiting to run is what the person decides on:
+			// the pane shows as much of it as the transcript can spare.
+			s.detail = max(s.detail, min(m.detail.need(c, m.board.reply, m.opts.Workspace, m.width), rest*2/5))
+		}
 		if m.detail.expanded {
 			s.detail = max(4, rest/2)
 		}
@@ -77,6 +82,7 @@ func (m *Model) layout() {
 	s := m.plan()
 	m.transcript.setSize(m.width, s.transcript)
 	m.detail.height = s.detail
+	m.diffScreen.height = s.transcript + s.board + s.detail
 }
 
 // tooSmall reports whether the terminal is below the minimum size.
@@ -94,9 +100,12 @@ func (m Model) View() string {
 	s := m.plan()
 	parts := make([]string, 0, 8)
 	parts = append(parts, m.headerView(s.header))
-	if m.help.open {
+	switch {
+	case m.help.open:
 		parts = append(parts, m.help.View(m.keys, m.width, s.transcript+s.board+s.detail))
-	} else {
+	case m.diffScreen.open:
+		parts = append(parts, m.diffScreen.View(m.width, s.transcript+s.board+s.detail, m.detail.layoutAt(m.width)))
+	default:
 		parts = append(parts,
 			m.transcript.View(m.width, s.transcript, m.focus == focusTranscript),
 			m.board.View(m.width, s.board, m.spin.View(), m.focus == focusBoard))
@@ -202,6 +211,8 @@ func (m Model) hints() string {
 	switch {
 	case m.help.open:
 		return "esc/? close help"
+	case m.diffScreen.open:
+		return "↑↓ pgup pgdn scroll · v layout · esc close · y approve · n skip"
 	case m.grant.open && !m.board.armed():
 		return "grant keys paused ½ s: the approvals just changed · esc close"
 	case m.grant.open:

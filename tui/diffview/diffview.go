@@ -199,3 +199,28 @@ func clean(raw string) string {
 	}
 	return b.String()
 }
+
+// Head returns the diff cut to its first n lines of changes and context,
+// and how many lines were left out; the transcript keeps such a head of
+// each change so that a long session's memory does not hold whole files.
+func (d *Diff) Head(n int) (*Diff, int) {
+	h := *d
+	h.hunks = nil
+	left := 0
+	for _, hk := range d.hunks {
+		switch {
+		case n <= 0:
+			left += len(hk.lines)
+		case len(hk.lines) <= n:
+			h.hunks = append(h.hunks, hk)
+			n -= len(hk.lines)
+		default:
+			cut := hk
+			cut.lines = append([]line(nil), hk.lines[:n]...)
+			h.hunks = append(h.hunks, cut)
+			left += len(hk.lines) - n
+			n = 0
+		}
+	}
+	return &h, left
+}

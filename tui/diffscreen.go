@@ -1,0 +1,130 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/agenttui/agenttui/tui/diffview"
+)
+
+// diffScreen shows the change of one call full screen, to scroll through a
+// diff too long for the detail pane (f on the board). It takes the place of
+// the transcript, the board and the detail pane while it is open. Its lines
+// are drawn as they come into view, so scrolling a long diff costs the same
+// as a short one.
+type diffScreen struct {
+	// Keys are the screen's keys.
+	Keys DiffKeys
+
+	open   bool
+	call   *call
+	offset int
+	height int // the height last drawn, which scrolling works in
+	cache  *diffScreenCache
+}
+
+// diffScreenCache keeps the laid-out diff until the change, the width or the
+// layout changes; it sits behind a pointer because View works on a copy of
+// the console's model.
+type diffScreenCache struct {
+	change *change
+	width  int
+	layout diffview.Layout
+	view   *diffview.View
+}
+
+func newDiffScreen() diffScreen {
+	return diffScreen{Keys: DefaultDiffKeys(), cache: &diffScreenCache{}}
+}
+
+// show opens the screen on c's change.
+func (s *diffScreen) show(c *call) {
+	s.open, s.call, s.offset = true, c, 0
+}
+
+// close closes the screen.
+func (s *diffScreen) close() { s.open, s.call = false, nil }
+
+// diffAction is what a key on the screen asks of the console.
+type diffAction struct {
+	close, toggleLayout bool
+}
+
+// Update handles a key while the screen is open.
+func (s *diffScreen) Update(msg tea.KeyMsg) diffAction {
+	page := max(1, s.height-3)
+	switch {
+	case key.Matches(msg, s.Keys.Close):
+		return diffAction{close: true}
+	case key.Matches(msg, s.Keys.Layout):
+		return diffAction{toggleLayout: true}
+	case key.Matches(msg, s.Keys.Up):
+		s.scroll(-1)
+	case key.Matches(msg, s.Keys.Down):
+		s.scroll(1)
+	case key.Matches(msg, s.Keys.PageUp):
+		s.scroll(-page)
+	case key.Matches(msg, s.Keys.PageDown):
+		s.scroll(page)
+	case key.Matches(msg, s.Keys.Top):
+		s.offset = 0
+	case key.Matches(msg, s.Keys.Bottom):
+		s.offset = 1 << 30
+	}
+	if v := s.cache.view; v != nil {
+		s.offset = min(s.offset, max(0, v.Len()-(s.height-2)))
+	}
+	return diffAction{}
+}
+
+// scroll moves the view by n lines; View keeps it within the diff.
+func (s *diffScreen) scroll(n int) { s.offset = max(0, s.offset+n) }
+
+// view returns the laid-out diff of the call's change at width.
+func (s *diffScreen) view(width int, layout diffview.Layout) *diffview.View {
+	ch := s.call.change
+	k := s.cache
+	if k.view != nil && k.change == ch && k.width == width && k.layout == layout {
+		return k.view
+	}
+	d := ch.textDiff()
+	if d == nil {
+		return nil
+	}
+	*k = diffScreenCache{change: ch, width: width, layout: layout, view: d.Layout(width, layout, diffStyle())}
+	return k.view
+}
+
+// View draws the screen in exactly height lines.
+func (s *diffScreen) View(width, height int, layout diffview.Layout) string {
+	c := s.call
+	if c == nil || height < 3 {
+		return joinLines(nil, height)
+	}
+	v := s.view(width, layout)
+	title := fmt.Sprintf("── #%d %s · %s ", c.index+1, c.name, c.argsText())
+	if v == nil {
+		lines := []string{stTitle.Render(cut(title, width)), stDim.Render(cut("  this call has no diff to show any more", width))}
+		return joinLines(lines, height)
+	}
+	body := height - 2
+	s.offset = min(s.offset, max(0, v.Len()-body))
+	end := min(v.Len(), s.offset+body)
+	title += fmt.Sprintf("· %s · lines %d–%d of %d ", layout, s.offset+1, end, v.Len())
+	lines := []string{stTitle.Render(cut(title, width))}
+	lines = append(lines, v.Lines(s.offset, end)...)
+	for len(lines) < height-1 {
+		lines = append(lines, "")
+	}
+	hint := "↑↓ pgup pgdn home end scroll · v " + otherLayout(layout) + " · esc closes"
+	if c.req != nil {
+		hint += " · y approve · n skip"
+		if c.change.editable {
+			hint += " · e edit"
+		}
+	}
+	lines = append(lines, stDim.Render(cut(hint, width)))
+	return joinLines(lines, height)
+}

@@ -1,0 +1,117 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/agenttui/agenttui/approval"
+)
+
+// editorCommand returns the command that opens path in the person's
+// editor: $VISUAL, else $EDITOR, else vi. The variable may carry arguments
+// ("code --wait"), so it runs through the shell, with the path passed as an
+// argument rather than spliced into the command line.
+func editorCommand(path string) *exec.Cmd {
+	ed := os.Getenv("VISUAL")
+	if ed == "" {
+		ed = os.Getenv("EDITOR")
+	}
+	if ed == "" {
+		ed = "vi"
+	}
+	return exec.Command("sh", "-c", ed+` "$1"`, "agenttui-editor", path)
+}
+
+// editorDone says the editor the person opened on a call's change has
+// exited.
+type editorDone struct {
+	turn, index int
+	reqID       uint64
+	// digest is the preview the person edited; proposed its new content.
+	digest, proposed string
+	file, dir        string
+	err              error
+}
+
+// editChange opens the content c proposes in the person's editor. The
+// console hands the terminal over to the editor (bubbletea's ExecProcess
+// stops its renderer and restores it after), and takes up the person's
+// version when the editor exits.
+func (m *Model) editChange(c *call) tea.Cmd {
+	pv := c.change.full
+	dir, err := os.MkdirTemp("", "agenttui-edit-")
+	if err != nil {
+		m.note = "could not open the editor: " + cleanLine(err.Error())
+		return nil
+	}
+	// The file keeps the name of the one it stands for, so the editor
+	// highlights it by its type.
+	file := filepath.Join(dir, filepath.Base(pv.Path))
+	if err := os.WriteFile(file, []byte(pv.New), 0o600); err != nil {
+		os.RemoveAll(dir)
+		m.note = "could not open the editor: " + cleanLine(err.Error())
+		return nil
+	}
+	done := editorDone{turn: c.turn, index: c.index, reqID: c.req.id, digest: c.change.digest, proposed: pv.New, file: file, dir: dir}
+	edit := m.opts.Editor
+	if edit == nil {
+		edit = editorCommand
+	}
+	m.note = fmt.Sprintf("editing #%d %s: save and quit to approve it with your version; quit without saving leaves it waiting", c.index+1, c.name)
+	return tea.ExecProcess(edit(file), func(err error) tea.Msg {
+		done.err = err
+		return done
+	})
+}
+
+// editorReturned takes up what the person saved: it approves the call with
+// their version, unless they changed nothing, or the call or its change
+// moved on while they edited (then their version is kept in its file, and
+// the screen says where).
+func (m *Model) editorReturned(d editorDone) {
+	data, readErr := os.ReadFile(d.file)
+	mine := string(data)
+	var c *call
+	if r := m.board.reply; r != nil && r.turn == d.turn {
+		c = r.get(d.index)
+	}
+	remove := true
+	defer func() {
+		if remove {
+			os.RemoveAll(d.dir)
+		}
+	}()
+	keep := func(why string) {
+		// The note line is short; the transcript keeps the whole of it,
+		// so the person can find their version.
+		remove = false
+		m.note = why + " (see the transcript)"
+		m.transcript.add(noteItem{text: why + "; your version is kept in " + cleanLine(d.file), warn: true})
+	}
+	name := fmt.Sprintf("#%d", d.index+1)
+	if c != nil {
+		name += " " + c.name
+	}
+	switch {
+	case d.err != nil:
+		keep(fmt.Sprintf("the editor failed (%s), so %s was not approved", cleanLine(d.err.Error()), name))
+	case readErr != nil:
+		m.note = fmt.Sprintf("could not read what the editor saved (%s), so %s was not approved", cleanLine(readErr.Error()), name)
+	case mine == d.proposed:
+		m.note = fmt.Sprintf("no change made in the editor: %s still waits for approval", name)
+	case c == nil || c.req == nil || c.req.id != d.reqID:
+		keep(name + " is no longer waiting for approval, so your version was not used")
+	case c.digest() != d.digest:
+		keep("the change of " + name + " moved while you edited, so your version was not used")
+	case c.change.full != nil && mine == c.change.full.Old:
+		m.note = "your version leaves the file as it is: skip " + name + " with n instead"
+	default:
+		c.answer(approval.Answer{Approve: true, Digest: d.digest, Content: &mine})
+		m.note = fmt.Sprintf("approved %s with your version of the change", name)
+		m.board.personChange()
+	}
+}
