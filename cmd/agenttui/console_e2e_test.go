@@ -74,10 +74,17 @@ func wholeScreen(rows int) func(string) bool {
 // presses y.
 func approveWhenReady(t *testing.T, term *termtest.Term, focused string) {
 	t.Helper()
+	pressWhenReady(t, term, focused, "y")
+}
+
+// pressWhenReady waits until the focused call asks for approval and the
+// approval keys work, then presses k.
+func pressWhenReady(t *testing.T, term *termtest.Term, focused, k string) {
+	t.Helper()
 	term.WaitForFunc("the focused call "+focused+" ready for approval", func(s string) bool {
 		return strings.Contains(s, "── "+focused) && strings.Contains(s, "y approve · n skip")
 	}, e2eStep)
-	term.Key("y")
+	term.Key(k)
 }
 
 // TestConsoleDemo plays the wholeScreen demo: it opens with its header, Enter
@@ -99,18 +106,25 @@ func TestConsoleDemo(t *testing.T) {
 	// Turn 4: two reads run together in batch 1; the edit waits in batch 2
 	// and, in reads mode, needs approval.
 	s = term.WaitForFunc("turn 4's edit asking for approval", func(s string) bool {
-		return strings.Contains(s, "Calls · turn 4") && strings.Contains(s, "? needs approval")
+		return strings.Contains(s, "Calls · turn 4") && strings.Contains(s, "? needs approval") && strings.Contains(s, "+1 −1")
 	}, e2eStep)
 	for _, want := range []string{"batch 1 · 2 calls run together", "#1 read_file path=pager.go", "#3 read_file path=README.md",
-		"batch 2 · after what it waits for", "#2 edit_file path=pager.go"} {
+		"batch 2 · after what it waits for", "#2 edit_file pager.go · +1 −1"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("turn 4's board lacks %q:\n%s", want, s)
 		}
 	}
-	// Focus the edit (display order: #1, #3, #2) and approve it.
+	// Focus the edit (display order: #1, #3, #2): its details show the
+	// one-line fix as a diff. Approve it.
 	term.Key("down")
 	term.WaitFor("── #3 read_file", e2eStep)
 	term.Key("down")
+	s = term.WaitFor("change: pager.go · +1 −1", e2eStep)
+	for _, want := range []string{"-     return total / size", "+     return (total + size - 1) / size"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("the edit's details lack %q:\n%s", want, s)
+		}
+	}
 	approveWhenReady(t, term, "#2 edit_file")
 	term.WaitForFunc("the edit to succeed", func(s string) bool {
 		return strings.Contains(s, "✓ succeeded → Edited pager.go")

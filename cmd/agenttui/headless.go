@@ -289,6 +289,9 @@ func (p *progress) event(e runtime.Event) {
 		if ev.NotFinished {
 			status = "not finished"
 		}
+		if d := ev.Diffstat; d != nil {
+			status += fmt.Sprintf(", +%d −%d", d.Added, d.Removed)
+		}
 		fmt.Fprintf(p.w, "  #%d %s → %s (%d ms): %s\n", ev.Index+1, sanitize.Line(ev.Name), status, ev.DurationMS,
 			short(sanitize.Line(ev.Result), 100))
 	case runtime.Notice:
