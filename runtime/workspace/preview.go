@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
-	"github.com/aymanbagabas/go-udiff"
+	"github.com/aymanbagabas/go-udiff/lcs"
 
 	"github.com/agenttui/agenttui/runtime/tool"
 )
@@ -32,8 +32,12 @@ type previewing[A any] struct {
 // Preview describes what a call with raw arguments would do, without doing
 // it.
 func (p *previewing[A]) Preview(ctx context.Context, raw json.RawMessage) (tool.Preview, error) {
-	args, err := decodeArgs[A](raw)
-	if err != nil {
+	// The runtime previews arguments its schema check has passed, which
+	// refuses unknown fields already; json.Unmarshal is much quicker than
+	// the strict decoder Call uses on a large file's content, and a call
+	// is previewed several times.
+	var args A
+	if err := json.Unmarshal(raw, &args); err != nil {
 		return tool.Preview{}, fmt.Errorf("%s: %w", p.decl.Name, err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -236,11 +240,27 @@ func LineStat(old, new string) (added, removed int) {
 	if old == new {
 		return 0, 0
 	}
-	for _, e := range udiff.Lines(old, new) {
-		removed += countLines(old[e.Start:e.End])
-		added += countLines(e.New)
+	for _, d := range lcs.DiffLines(splitLines(old), splitLines(new)) {
+		removed += d.End - d.Start
+		added += d.ReplEnd - d.ReplStart
 	}
 	return added, removed
+}
+
+// splitLines splits s into its lines, each with its newline; a last line
+// without one is kept as it is.
+func splitLines(s string) []string {
+	out := make([]string, 0, strings.Count(s, "\n")+1)
+	for s != "" {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			out = append(out, s)
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
 }
 
 // previewShell previews run_shell: the exact command, where it runs and

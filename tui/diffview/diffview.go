@@ -16,7 +16,7 @@ package diffview
 import (
 	"strings"
 
-	"github.com/aymanbagabas/go-udiff"
+	"github.com/aymanbagabas/go-udiff/lcs"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agenttui/agenttui/internal/sanitize"
@@ -118,48 +118,85 @@ func New(path, old, new string) *Diff {
 		return d
 	}
 	d.crlf = allCRLF(old) && allCRLF(new)
-	u, err := udiff.ToUnifiedDiff("old", "new", old, udiff.Lines(old, new), Context)
-	if err != nil {
-		// The edits come from the same texts, so this cannot happen; a
-		// diff that cannot be drawn is shown as the whole new text.
-		u, _ = udiff.ToUnifiedDiff("old", "new", old, []udiff.Edit{{Start: 0, End: len(old), New: new}}, Context)
-	}
-	for _, h := range u.Hunks {
-		out := hunk{oldStart: h.FromLine, newStart: h.ToLine}
-		o, n := h.FromLine, h.ToLine
-		for _, l := range h.Lines {
-			ln := line{text: l.Content}
-			switch l.Kind {
-			case udiff.Delete:
-				ln.op, ln.oldNum = opDelete, o
-				o++
-				out.oldCount++
-				d.removed++
-			case udiff.Insert:
-				ln.op, ln.newNum = opInsert, n
-				n++
-				out.newCount++
-				d.added++
-			default:
-				ln.op, ln.oldNum, ln.newNum = opEqual, o, n
-				o++
-				n++
-				out.oldCount++
-				out.newCount++
-			}
-			ln.noEOL = !strings.HasSuffix(ln.text, "\n")
-			ln.text = strings.TrimSuffix(ln.text, "\n")
-			if strings.HasSuffix(ln.text, "\r") {
-				ln.text = strings.TrimSuffix(ln.text, "\r")
-				ln.cr = !d.crlf
-			}
-			ln.text = clean(ln.text)
-			out.lines = append(out.lines, ln)
+	a, b := splitLines(old), splitLines(new)
+	diffs := lcs.DiffLines(a, b)
+	for i := 0; i < len(diffs); {
+		// A hunk takes every change that lies within twice the context
+		// of the one before it, as diff -u does.
+		j := i + 1
+		for j < len(diffs) && diffs[j].Start-diffs[j-1].End <= 2*Context {
+			j++
 		}
-		d.maxNum = max(d.maxNum, o-1, n-1)
-		d.hunks = append(d.hunks, out)
+		d.addHunk(a, b, diffs[i:j])
+		i = j
 	}
 	return d
+}
+
+// addHunk adds the hunk of the changes ds, with their context, to the
+// diff of a and b (lines with their endings).
+func (d *Diff) addHunk(a, b []string, ds []lcs.Diff) {
+	first, last := ds[0], ds[len(ds)-1]
+	from := max(0, first.Start-Context)
+	to := min(len(a), last.End+Context)
+	h := hunk{oldStart: from + 1, newStart: first.ReplStart - (first.Start - from) + 1}
+	add := func(op op, oldNum, newNum int, raw string) {
+		ln := line{op: op, oldNum: oldNum, newNum: newNum}
+		ln.noEOL = !strings.HasSuffix(raw, "\n")
+		raw = strings.TrimSuffix(raw, "\n")
+		if strings.HasSuffix(raw, "\r") {
+			raw = strings.TrimSuffix(raw, "\r")
+			ln.cr = !d.crlf
+		}
+		ln.text = clean(raw)
+		h.lines = append(h.lines, ln)
+		switch op {
+		case opDelete:
+			h.oldCount++
+			d.removed++
+		case opInsert:
+			h.newCount++
+			d.added++
+		default:
+			h.oldCount++
+			h.newCount++
+		}
+		d.maxNum = max(d.maxNum, oldNum, newNum)
+	}
+	pos := from
+	for _, c := range ds {
+		// Before a change the two versions are aligned by it.
+		for i := pos; i < c.Start; i++ {
+			add(opEqual, i+1, c.ReplStart-(c.Start-i)+1, a[i])
+		}
+		for i := c.Start; i < c.End; i++ {
+			add(opDelete, i+1, 0, a[i])
+		}
+		for i := c.ReplStart; i < c.ReplEnd; i++ {
+			add(opInsert, 0, i+1, b[i])
+		}
+		pos = c.End
+	}
+	for i := pos; i < to; i++ {
+		add(opEqual, i+1, last.ReplEnd+(i-last.End)+1, a[i])
+	}
+	d.hunks = append(d.hunks, h)
+}
+
+// splitLines splits s into its lines, each with its newline; a last line
+// without one is kept as it is.
+func splitLines(s string) []string {
+	out := make([]string, 0, strings.Count(s, "\n")+1)
+	for s != "" {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			out = append(out, s)
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
 }
 
 // Stat returns how many lines the change adds and removes.
