@@ -77,6 +77,11 @@ type Agent struct {
 	// StopGrace is how long running calls get to return after an early
 	// end; zero means two seconds.
 	StopGrace time.Duration
+	// Context keeps the conversation within the model's context window:
+	// the window, and the share of it at which the conversation is
+	// compacted. The zero value accounts for nothing and compacts only to
+	// recover from a provider's overflow error.
+	Context ContextPolicy
 	// Durable, when set, reports an error once the events the run publishes
 	// can no longer be recorded, such as a session journal on a full disk.
 	// The runtime asks it after publishing the intent of each effect (a
@@ -184,15 +189,21 @@ type Session struct {
 	Memory *Memory
 	// Usage is the session's token total.
 	Usage model.Usage
+
+	// meter estimates the size of the next request; it is used by one run
+	// at a time, as the session is.
+	meter meter
 }
 
 // NewSession returns an empty session.
 func NewSession(id string) *Session { return &Session{ID: id, Memory: NewMemory()} }
 
-// Turns returns how many model replies the session holds.
+// Turns returns how many model replies the session has had, those a
+// compaction summarised included.
 func (s *Session) Turns() int {
 	n := 0
 	for _, m := range s.Messages {
+		n += m.Summarizes
 		if m.Role == model.RoleAssistant {
 			n++
 		}
@@ -270,6 +281,7 @@ func (a *Agent) Run(ctx context.Context, s *Session, input string) GoalOutcome {
 func (r *run) loop(ctx context.Context) GoalOutcome {
 	a, s := r.agent, r.session
 	invalidInARow := 0
+	overflowTurn := 0 // the turn whose overflow was answered by compacting
 	for {
 		turn := s.Turns() + 1
 		if r.turns >= r.budgets.MaxTurns {
@@ -288,6 +300,10 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 			return r.fail(fmt.Sprintf("turn %d: model reply", turn))
 		}
 		r.cat = a.catalog()
+		r.compactIfNeeded(ctx, turn)
+		if ctx.Err() != nil {
+			return r.stopped(ctx, fmt.Sprintf("turn %d: compacting the conversation", turn))
+		}
 		a.emit(TurnStarted{Turn: turn, At: Time{a.clock().Now()}})
 		if err := a.durable(); err != nil {
 			// The request's intent may not be on disk, so it is not sent.
@@ -303,11 +319,30 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 			if ctx.Err() != nil {
 				return r.stopped(ctx, fmt.Sprintf("turn %d: model reply", turn))
 			}
+			if errors.Is(err, model.ErrContextOverflow) {
+				if overflowTurn == turn {
+					r.note(r.overflowed(err, true, nil))
+					return r.fail(fmt.Sprintf("turn %d: model reply", turn))
+				}
+				// The estimate missed: compact and ask again, once.
+				overflowTurn = turn
+				cerr := r.compact(ctx, turn, CompactOverflow, "")
+				if cerr == nil {
+					r.turns--
+					continue
+				}
+				if ctx.Err() != nil {
+					return r.stopped(ctx, fmt.Sprintf("turn %d: compacting the conversation", turn))
+				}
+				r.note(r.overflowed(err, false, cerr))
+				return r.fail(fmt.Sprintf("turn %d: model reply", turn))
+			}
 			r.note(fmt.Sprintf("the model failed: %v", err))
 			return r.fail(fmt.Sprintf("turn %d: model reply", turn))
 		}
 		s.Usage = s.Usage.Add(reply.Usage)
-		a.emit(UsageReported{Turn: turn, Usage: reply.Usage, Total: s.Usage})
+		s.meter.report(reply.Usage, len(s.Messages)+1)
+		a.emit(UsageReported{Turn: turn, Usage: reply.Usage, Total: s.Usage, Context: a.Context.use(reply.Usage.InputTokens + reply.Usage.OutputTokens)})
 
 		outcome, invalid, ended := r.handleReply(ctx, turn, reply)
 		a.emit(TurnEnded{Turn: turn})

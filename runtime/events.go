@@ -205,6 +205,9 @@ type UsageReported struct {
 	Usage model.Usage `json:"usage"`
 	// Total is the session's total so far.
 	Total model.Usage `json:"total"`
+	// Context is how much of the context window the conversation takes
+	// after this reply; nil when the window is not known.
+	Context *ContextUse `json:"context,omitempty"`
 }
 
 // Notice is something the person should know that is not part of a call,
@@ -305,6 +308,12 @@ func DecodeEvent(line []byte) (Event, error) {
 		e = f
 	case "turn_ended":
 		e, err = decodeAs[TurnEnded](line)
+	case "compaction_started":
+		e, err = decodeAs[CompactionStarted](line)
+	case "compacted":
+		e, err = decodeAs[Compacted](line)
+	case "compaction_failed":
+		e, err = decodeAs[CompactionFailed](line)
 	case "call_preview":
 		e, err = decodeAs[CallPreviewed](line)
 	case "preview_stale":

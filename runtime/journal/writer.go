@@ -120,7 +120,8 @@ func (w *Writer) Event(e runtime.Event) {
 	case runtime.TextDelta:
 		return
 	case runtime.TurnStarted, runtime.CallStarted, runtime.ReplyReceived, runtime.InvalidReply,
-		runtime.CallFinished, runtime.RunFinished, runtime.TurnEnded:
+		runtime.CallFinished, runtime.RunFinished, runtime.TurnEnded,
+		runtime.CompactionStarted, runtime.Compacted, runtime.CompactionFailed:
 		sync = true
 	}
 	line, err := runtime.EncodeEvent(e)

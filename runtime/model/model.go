@@ -39,6 +39,10 @@ type Message struct {
 	// Results answer the previous assistant reply: one per call, in call
 	// order, then one for its cut call if it had one.
 	Results []tool.Result `json:"results,omitempty"`
+	// Summarizes, on the user message that replaced the older part of a
+	// compacted conversation, is how many model replies that part held,
+	// so that a scripted model still knows how far it has played.
+	Summarizes int `json:"summarizes,omitempty"`
 }
 
 // Request is one turn's question to the model.
@@ -51,6 +55,10 @@ type Request struct {
 	Tools []tool.Declaration
 	// MaxOutputTokens bounds the reply; zero means the provider's default.
 	MaxOutputTokens int
+	// Compact says the request asks for a summary of the conversation,
+	// which will replace its older part; it offers no tools, and its one
+	// message holds the history as text.
+	Compact bool
 }
 
 // StopReason says why the model stopped replying.

@@ -55,10 +55,16 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// Reply plays the step after the replies already in req.Messages.
+// Reply plays the step after the replies already in req.Messages, those a
+// compaction summarised included. A request for a summary (Request.Compact)
+// is not a step: it is answered with a summary made from the request.
 func (m *Scripted) Reply(ctx context.Context, req Request, onDelta func(string)) (Reply, error) {
+	if req.Compact {
+		return m.summary(ctx, req)
+	}
 	made := 0
 	for _, msg := range req.Messages {
+		made += msg.Summarizes
 		if msg.Role == RoleAssistant {
 			made++
 		}
@@ -100,6 +106,22 @@ func (m *Scripted) Reply(ctx context.Context, req Request, onDelta func(string))
 	}
 	reply.Usage = Usage{InputTokens: approxTokens(req), OutputTokens: out / 4}
 	return reply, nil
+}
+
+// summary answers a summary request: it names how much history it was
+// given and quotes the first person's line of it, so a test can see what a
+// compaction kept.
+func (m *Scripted) summary(ctx context.Context, req Request) (Reply, error) {
+	if err := ctx.Err(); err != nil {
+		return Reply{}, err
+	}
+	var history string
+	if len(req.Messages) > 0 {
+		history = req.Messages[0].Text
+	}
+	first, _, _ := strings.Cut(strings.TrimPrefix(history, "PERSON: "), "\n")
+	text := fmt.Sprintf("Summary of the session so far (%d bytes of history, written by the scripted model). Goal: %s", len(history), first)
+	return Reply{Text: text, Stop: StopEnd, Usage: Usage{InputTokens: approxTokens(req), OutputTokens: len(text) / 4}}, nil
 }
 
 // stream passes the step's text to onDelta in a few pieces spread over its

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agenttui/agenttui/runtime/model"
 )
 
 // problem is an error a person can act on: Error is one line that says what
@@ -18,10 +20,16 @@ import (
 type problem struct {
 	msg   string
 	cause error
+	// overflow says the request was longer than the context window.
+	overflow bool
 }
 
 func (e *problem) Error() string { return e.msg }
 func (e *problem) Unwrap() error { return e.cause }
+
+// Is lets errors.Is(err, model.ErrContextOverflow) find an overflow, which
+// the agent loop answers by compacting the conversation.
+func (e *problem) Is(target error) bool { return e.overflow && target == model.ErrContextOverflow }
 
 // Fail returns an error worded by format, scrubbed of the API key and kept
 // to one line, that wraps cause.
@@ -122,8 +130,9 @@ func (s *Server) KeyRejected(err error, r Response) error {
 // Overflow says the conversation is too long for the model; msg is the
 // server's message.
 func (s *Server) Overflow(err error, msg string) error {
-	return s.Fail(err, "the conversation no longer fits the context window of %s (%s): start a new session, or use a model with a larger context",
-		s.Model, oneLine(msg, 300))
+	p := s.Fail(err, "the conversation no longer fits the context window of %s (%s)", s.Model, oneLine(msg, 300)).(*problem)
+	p.overflow = true
+	return p
 }
 
 // Refused says the key may not do what was asked, which is most often
