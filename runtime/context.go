@@ -134,6 +134,29 @@ func messageTokens(m model.Message) int {
 	return n
 }
 
+// ReplaceOlder replaces messages from up to to (not included) with msg, as
+// a compaction does; the journal calls it to rebuild a compacted session.
+// It reports false, changing nothing, when the range does not fit the
+// conversation.
+func (s *Session) ReplaceOlder(from, to int, msg model.Message) bool {
+	if from < 1 || from > to || to > len(s.Messages) {
+		return false
+	}
+	next := make([]model.Message, 0, len(s.Messages)-(to-from)+1)
+	next = append(next, s.Messages[:from]...)
+	next = append(next, msg)
+	next = append(next, s.Messages[to:]...)
+	s.Messages = next
+	s.meter.reset()
+	return true
+}
+
+// ReplayUsage records the tokens the reply about to be added used, as the
+// journal rebuilds a session, so that a resumed session estimates its next
+// request, and decides whether to compact, exactly as it would have without
+// the interruption.
+func (s *Session) ReplayUsage(u model.Usage) { s.meter.report(u, len(s.Messages)+1) }
+
 // cutPoint returns where the kept part of msgs begins when the conversation
 // is compacted: the oldest message such that what follows fits in keep
 // tokens, that starts a turn (a call is never separated from its result),
@@ -216,12 +239,11 @@ func (r *run) compact(ctx context.Context, turn int, reason CompactReason, focus
 	}
 	before := s.meter.estimate(r.request())
 	keep := keepShare * float64(window)
-	switch reason {
-	case CompactOverflow:
-		// The provider counts more than the estimate did: keep less.
-		keep /= 3
-	case CompactManual:
-		// The person asked for the session so far to be summarised.
+	if reason != CompactAuto {
+		// The provider counted far more than the estimate did, so no
+		// estimate of what to keep can be trusted; or the person asked for
+		// the session so far to be summarised. Either way the summary
+		// takes all but the goal and the person's latest words.
 		keep = 0
 	}
 	cut := cutPoint(s.Messages, s.meter.sizes, int(keep))
@@ -263,11 +285,7 @@ func (r *run) compact(ctx context.Context, turn int, reason CompactReason, focus
 	}
 	summary := strings.TrimSpace(reply.Text)
 	msg := model.Message{Role: model.RoleUser, Text: feedback.CompactedHistory(summary, s.Memory.Snapshot()), Summarizes: replies}
-	next := make([]model.Message, 0, len(s.Messages)-cut+2)
-	next = append(next, s.Messages[0], msg)
-	next = append(next, s.Messages[cut:]...)
-	s.Messages = next
-	s.meter.reset()
+	s.ReplaceOlder(1, cut, msg)
 	after := s.meter.estimate(r.request())
 	a.emit(Compacted{
 		Turn: turn, Reason: string(reason), From: 1, To: cut, Text: msg.Text, Summarizes: replies, Summary: summary,

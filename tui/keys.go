@@ -130,6 +130,8 @@ type TranscriptKeys struct {
 	Up, Down key.Binding
 	// Top and Bottom jump to the start and the end.
 	Top, Bottom key.Binding
+	// Expand shows or hides the summaries of compactions.
+	Expand key.Binding
 }
 
 // DefaultTranscriptKeys returns the transcript's key map.
@@ -139,6 +141,7 @@ func DefaultTranscriptKeys() TranscriptKeys {
 		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down a line")),
 		Top:    key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "the start of the session")),
 		Bottom: key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "the end, following new output")),
+		Expand: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show or hide compaction summaries")),
 	}
 }
 
@@ -194,7 +197,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	b, g, t, d := k.Board, k.Global, k.Transcript, k.Diff
 	return [][]key.Binding{
 		{b.Up, b.Down, b.Approve, b.Skip, b.Grant, b.ApproveBatch, b.ApproveAll, b.Details, b.Layout, b.FullDiff, b.Edit},
-		{k.Input.Submit, t.Up, t.Down, t.Top, t.Bottom, g.PageUp, g.PageDown},
+		{k.Input.Submit, t.Up, t.Down, t.Top, t.Bottom, t.Expand, g.PageUp, g.PageDown},
 		{g.Focus, g.Mode, g.Stop, g.Quit, g.Help},
 		{d.Up, d.Down, d.PageUp, d.PageDown, d.Top, d.Bottom, d.Layout, d.Close},
 	}

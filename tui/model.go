@@ -73,6 +73,14 @@ type Options struct {
 	// Grace is how long approval keys are ignored after the approval under
 	// focus changes; zero means DefaultGrace, negative means none.
 	Grace time.Duration
+	// ContextWindow is the model's context window in tokens, shown in the
+	// header; ContextGuessed says it is a guess (the model is unknown).
+	// Zero shows nothing.
+	ContextWindow  int
+	ContextGuessed bool
+	// Instructions names the project instruction files the system prompt
+	// carries, such as "AGENTS.md ×2"; empty shows nothing.
+	Instructions string
 	// Editor returns the command that opens a file in the person's editor
 	// (e on a pending write); nil means $VISUAL, else $EDITOR, else vi.
 	Editor func(path string) *exec.Cmd
@@ -136,6 +144,9 @@ type Model struct {
 	model    string
 	mode     approval.Mode
 	usage    model.Usage
+	// ctx is the share of the context window the conversation takes, as
+	// the runtime last reported it; nil when not known.
+	ctx *runtime.ContextUse
 	// turnUsage is the tokens of turn usageTurn, the last the model
 	// reported, shown with the turn's calls and in the status bar.
 	turnUsage model.Usage

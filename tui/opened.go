@@ -17,6 +17,10 @@ type Opened struct {
 	// Model names the model in the header; empty keeps Options.Model. A
 	// resumed session's model is known only once its journal is read.
 	Model string
+	// ContextWindow and ContextGuessed, when the window is set, replace
+	// Options' (a resumed session's model is known only now).
+	ContextWindow  int
+	ContextGuessed bool
 	// History is the session's events so far, as its journal recorded
 	// them. The console shows them as they were: each reply's calls with
 	// their outcomes, model text, the person's messages and each outcome;

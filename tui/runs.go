@@ -50,6 +50,23 @@ func (m *Model) apply(item any) tea.Cmd {
 		m.transcript.live.text.WriteString(ev.Text)
 	case runtime.UsageReported:
 		m.usage, m.turnUsage, m.usageTurn = ev.Total, ev.Usage, ev.Turn
+		if ev.Context != nil {
+			m.ctx = ev.Context
+		}
+	case runtime.CompactionStarted:
+		m.thinking = true
+		m.transcript.live = &liveText{doing: fmt.Sprintf("compacting the conversation to fit the context window (%s)", compactWhy(ev))}
+	case runtime.Compacted:
+		m.thinking = false
+		m.transcript.live = nil
+		m.transcript.add(newCompactItem(ev))
+		if ev.Context != nil {
+			m.ctx = ev.Context
+		}
+	case runtime.CompactionFailed:
+		m.thinking = false
+		m.transcript.live = nil
+		m.transcript.add(noteItem{text: "the conversation could not be compacted: " + clean(ev.Error), warn: true})
 	case runtime.ReplyReceived:
 		m.thinking = false
 		m.transcript.live = nil
@@ -133,6 +150,9 @@ func (m *Model) open(o Opened) tea.Cmd {
 	}
 	if o.Model != "" {
 		m.model = cleanLine(o.Model)
+	}
+	if o.ContextWindow > 0 {
+		m.opts.ContextWindow, m.opts.ContextGuessed = o.ContextWindow, o.ContextGuessed
 	}
 	if o.Err != nil {
 		m.openErr = cleanLine(o.Err.Error())

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 )
 
@@ -22,6 +23,7 @@ type statusInfo struct {
 	elapsed                    string
 	hints                      string
 	ended                      string
+	ctx                        *runtime.ContextUse
 }
 
 // View draws the bar on one line of width columns.
@@ -56,6 +58,13 @@ func (statusBar) View(width int, s statusInfo) string {
 		parts = append(parts, stDim.Render(s.elapsed))
 	}
 	parts = append(parts, stKey.Render(s.hints))
+	if c := s.ctx; c != nil {
+		style := stDim.Render
+		if c.Percent >= 80 {
+			style = stWarn.Render
+		}
+		parts = append(parts, style(fmt.Sprintf("ctx %d%%", c.Percent)))
+	}
 	if s.usage.InputTokens+s.usage.OutputTokens > 0 {
 		t := tokens(s.usage)
 		if s.turn.InputTokens+s.turn.OutputTokens > 0 {

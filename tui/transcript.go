@@ -53,6 +53,9 @@ type liveText struct {
 	// replies; waiting, when set, is what the run waits for instead.
 	frame   string
 	waiting string
+	// doing, when set, is what the run does instead of asking the model
+	// for a reply, such as compacting the conversation.
+	doing string
 }
 
 func newTranscript() transcriptModel {
@@ -161,6 +164,8 @@ func (t *transcriptModel) Update(msg tea.KeyMsg) {
 		t.toTop()
 	case key.Matches(msg, t.Keys.Bottom):
 		t.toBottom()
+	case key.Matches(msg, t.Keys.Expand):
+		t.toggleCompactions()
 	}
 }
 
@@ -209,6 +214,8 @@ func (l *liveText) lines(width int) []string {
 		out = modelLines(text, width)
 	}
 	switch {
+	case l.doing != "":
+		out = append(out, stDim.Render(cut("  "+l.frame+" "+l.doing+"…", width)))
 	case l.frame != "" && l.waiting != "":
 		out = append(out, stDim.Render(cut("  "+l.frame+" waiting for "+l.waiting+" before the first turn…", width)))
 	case l.frame != "":

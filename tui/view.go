@@ -143,6 +143,13 @@ func (m Model) headerView(height int) string {
 		b.WriteString(" " + stBadge.Render("[DEMO]"))
 	}
 	b.WriteString(stDim.Render(" · model ") + m.model)
+	if w := m.opts.ContextWindow; w > 0 {
+		ctx := " ctx " + windowSize(w)
+		if m.opts.ContextGuessed {
+			ctx = " ctx ~" + windowSize(w) + " (a guess)"
+		}
+		b.WriteString(stDim.Render(ctx))
+	}
 	b.WriteString(stDim.Render(" · mode ") + stBold.Render(cleanLine(string(m.mode))) + stDim.Render(" (shift+tab)"))
 	if m.mode == approval.ModePlan {
 		// Plan mode changes what the agent may do: it must be seen.
@@ -151,6 +158,9 @@ func (m Model) headerView(height int) string {
 	b.WriteString(stDim.Render(" · focus ") + m.focus.String())
 	if m.session != "" {
 		b.WriteString(stDim.Render(" · session ") + m.session)
+	}
+	if m.opts.Instructions != "" {
+		b.WriteString(stDim.Render(" · ") + cleanLine(m.opts.Instructions))
 	}
 	lines := []string{cut(b.String(), m.width)}
 	goal := m.goal
@@ -176,7 +186,7 @@ func (m Model) statusView() string {
 	info := statusInfo{
 		running: run, waiting: wait, asking: ask,
 		active: m.run != nil, stopping: m.run != nil && m.run.stopping, replying: m.run != nil && m.thinking,
-		waitingFor: m.waiting, usage: m.usage, turn: m.turnUsage, hints: m.hints(),
+		waitingFor: m.waiting, usage: m.usage, turn: m.turnUsage, hints: m.hints(), ctx: m.ctx,
 	}
 	if m.ticking {
 		info.frame = m.spin.View()

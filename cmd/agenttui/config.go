@@ -26,10 +26,15 @@ type config struct {
 	maxOutputTokens int
 	budgets         runtime.Budgets
 	rules           []approval.NamedRule
+	// contextWindow overrides the model's context window; autoCompact,
+	// when set, is the share of it at which a session is compacted (0:
+	// never automatically).
+	contextWindow int
+	autoCompact   *float64
 }
 
 // configKeys are the keys a configuration file may hold, for error messages.
-var configKeys = []string{"model", "mode", "max_parallel", "max_output_tokens", "budgets", "rules"}
+var configKeys = []string{"model", "mode", "max_parallel", "max_output_tokens", "budgets", "rules", "context_window", "auto_compact"}
 
 var budgetKeys = []string{"max_turns", "max_time", "max_invalid_replies", "call_timeout"}
 
@@ -116,6 +121,23 @@ func loadConfig(path string) (*config, error) {
 			if err := c.loadBudgets(raw, fail); err != nil {
 				return nil, err
 			}
+		case "context_window":
+			if c.contextWindow, err = positiveInt(raw); err != nil {
+				return nil, fail(key, "%v", err)
+			}
+			if c.contextWindow < 1000 {
+				return nil, fail(key, "%d tokens is too small for any model; give the window in tokens, such as 128000", c.contextWindow)
+			}
+		case "auto_compact":
+			var share float64
+			if err := json.Unmarshal(raw, &share); err != nil {
+				return nil, fail(key, "expected a number, got %s", kindOf(raw))
+			}
+			if share < 0 || share >= 1 || (share > 0 && share < 0.1) {
+				return nil, fail(key, "must be 0 (never compact automatically) or a share of the window from 0.1 to below 1, such as 0.85; not %s",
+					strings.TrimSpace(string(raw)))
+			}
+			c.autoCompact = &share
 		case "rules":
 			if err := c.loadRules(raw, fail); err != nil {
 				return nil, err

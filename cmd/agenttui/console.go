@@ -105,7 +105,9 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	case o.resume != "":
 		opts.Opening = "loading session " + o.resume + "…"
 	}
+	opts.Instructions = o.prompt.summary()
 	if m != nil {
+		opts.ContextWindow, opts.ContextGuessed = c.agent.Context.Window, c.agent.Context.Guessed
 		opts.Model = m.Name()
 		c.session = runtime.NewSession(newSessionID(time.Now()))
 		if !c.demo {
@@ -222,6 +224,7 @@ func (c *console) prepare() (tui.Opened, error) {
 				rp.Header.Session)
 		}
 		c.agent.Model = m
+		c.agent.Context = contextPolicy(o, m)
 		c.session = rp.Session
 		jw, err := journal.Reopen(rp, redact.FromEnv())
 		if err != nil {
@@ -251,7 +254,7 @@ func (c *console) prepare() (tui.Opened, error) {
 		return tui.Opened{}, err
 	}
 	c.servers.Store(servers)
-	opened := tui.Opened{Model: c.agent.Model.Name()}
+	opened := tui.Opened{Model: c.agent.Model.Name(), ContextWindow: c.agent.Context.Window, ContextGuessed: c.agent.Context.Guessed}
 	if !c.demo {
 		opened.ID = c.session.ID
 	}

@@ -296,6 +296,13 @@ func (p *progress) event(e runtime.Event) {
 			short(sanitize.Line(ev.Result), 100))
 	case runtime.Notice:
 		fmt.Fprintf(p.w, "%s: %s\n", ev.Level, sanitize.Line(ev.Text))
+	case runtime.CompactionStarted:
+		fmt.Fprintf(p.w, "compacting the conversation (%s, about %d tokens of a %d-token window)…\n", ev.Reason, ev.Tokens, ev.Window)
+	case runtime.Compacted:
+		fmt.Fprintf(p.w, "context compacted: %d turns → a summary of about %d tokens; the next request is about %d tokens\n",
+			ev.Replies, (len(ev.Summary)+3)/4, ev.TokensAfter)
+	case runtime.CompactionFailed:
+		fmt.Fprintf(p.w, "the conversation could not be compacted: %s\n", sanitize.Line(ev.Error))
 	}
 }
 

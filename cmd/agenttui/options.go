@@ -47,6 +47,8 @@ type options struct {
 	set map[string]bool
 	// config is the configuration file read, if any.
 	config *config
+	// prompt is the system prompt built for the workspace.
+	prompt prompt
 }
 
 // stringList is a repeatable string flag.

@@ -83,7 +83,34 @@ func newAgent(o *options, m model.Model, policy *approval.Policy, sink runtime.S
 		a.Budgets = o.config.budgets
 		a.MaxOutputTokens = o.config.maxOutputTokens
 	}
+	if m != nil {
+		a.Context = contextPolicy(o, m)
+	}
+	o.prompt = systemPrompt(o.workspace, time.Now())
+	a.System = o.prompt.text
 	return a, nil
+}
+
+// contextPolicy returns the context window and compaction threshold of m:
+// the configured window, else the built-in table's, else a guess. A
+// scripted model (the demo, a scenario) has no window unless one is
+// configured: its conversations are short and its context is not a real
+// one.
+func contextPolicy(o *options, m model.Model) runtime.ContextPolicy {
+	p := runtime.ContextPolicy{AutoCompact: runtime.DefaultAutoCompact}
+	if o.config != nil && o.config.autoCompact != nil {
+		p.AutoCompact = *o.config.autoCompact
+	}
+	if o.config != nil && o.config.contextWindow > 0 {
+		p.Window = o.config.contextWindow
+		return p
+	}
+	if _, scripted := m.(*model.Scripted); scripted {
+		return runtime.ContextPolicy{AutoCompact: p.AutoCompact}
+	}
+	p.Window, p.Guessed = model.ContextWindow(m.Name())
+	p.Guessed = !p.Guessed
+	return p
 }
 
 // workspaceTools returns the built-in tools over the workspace, each wrapped

@@ -228,18 +228,17 @@ func (b *builder) apply(e runtime.Event) {
 		b.pending = nil
 	case runtime.UsageReported:
 		s.Usage = ev.Total
+		s.ReplayUsage(ev.Usage)
 	case runtime.Compacted:
 		// The conversation as the model saw it from here on: the older
 		// part replaced by the summary, exactly as the run replaced it. A
 		// compaction whose result was not recorded changed nothing.
-		if ev.From < 1 || ev.From > ev.To || ev.To > len(s.Messages) || b.pending != nil {
-			b.warnings = append(b.warnings, fmt.Sprintf("a compaction of the turn %d does not fit the conversation "+
+		msg := model.Message{Role: model.RoleUser, Text: ev.Text, Summarizes: ev.Summarizes}
+		if b.pending != nil || !s.ReplaceOlder(ev.From, ev.To, msg) {
+			b.warnings = append(b.warnings, fmt.Sprintf("a compaction before turn %d does not fit the conversation "+
 				"recorded before it; it was ignored", ev.Turn))
 			return
 		}
-		msg := model.Message{Role: model.RoleUser, Text: ev.Text, Summarizes: ev.Summarizes}
-		next := append(append(append([]model.Message{}, s.Messages[:ev.From]...), msg), s.Messages[ev.To:]...)
-		s.Messages = next
 		s.Usage = s.Usage.Add(ev.Usage)
 	case runtime.RunFinished:
 		o := ev.Outcome

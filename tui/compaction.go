@@ -1,0 +1,94 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agenttui/agenttui/runtime"
+)
+
+// compactItem is a compaction in the transcript: one line saying how much of
+// the conversation a summary replaced, which expands (Enter in the
+// transcript) to show the summary. Only the model's view was compacted: the
+// transcript above it stays as it was.
+type compactItem struct {
+	ev runtime.Compacted
+	// summary is the model's summary, clean.
+	summary string
+	// open is shared by every copy of the item, so toggling it reaches the
+	// one the transcript holds.
+	open *bool
+}
+
+func newCompactItem(ev runtime.Compacted) compactItem {
+	return compactItem{ev: ev, summary: clean(ev.Summary), open: new(bool)}
+}
+
+func (c compactItem) lines(width int) []string {
+	what := map[string]string{"auto": "", "overflow": " after the provider refused a request as too long", "manual": " as you asked"}[c.ev.Reason]
+	head := fmt.Sprintf("⇣ context compacted%s: %s → summary of %s tokens", what, plural(c.ev.Replies, "turn"), count(tokensOfText(c.summary)))
+	if c.ev.Window > 0 {
+		head += fmt.Sprintf(" · ctx %d%% → %d%%", c.ev.TokensBefore*100/c.ev.Window, c.ev.TokensAfter*100/c.ev.Window)
+	}
+	if !*c.open {
+		out := []string{""}
+		out = append(out, stAccent.Render(cut("  "+head, width)))
+		out = append(out, stDim.Render(cut("    the transcript above is unchanged; enter in the transcript shows the summary the model now reads", width)))
+		return out
+	}
+	out := []string{"", stAccent.Render(cut("  "+head, width))}
+	for _, l := range indent(c.summary, "    "+symQuote, width) {
+		out = append(out, "    "+stDim.Render(symQuote)+strings.TrimPrefix(l, "    "+symQuote))
+	}
+	return out
+}
+
+// compactWhy says why a compaction started, for the live line.
+func compactWhy(ev runtime.CompactionStarted) string {
+	switch ev.Reason {
+	case "overflow":
+		return "the provider refused the request as too long"
+	case "manual":
+		return "as you asked"
+	}
+	if ev.Window > 0 {
+		return fmt.Sprintf("ctx %d%%", ev.Tokens*100/ev.Window)
+	}
+	return "it grew too long"
+}
+
+// windowSize renders a context window: "128k", "1M", "32k".
+func windowSize(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/1_000_000), ".0") + "M"
+	case n >= 1000:
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+	return fmt.Sprint(n)
+}
+
+// tokensOfText estimates the tokens of text, at four bytes a token.
+func tokensOfText(s string) int { return (len(s) + 3) / 4 }
+
+// plural returns n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// toggleCompactions opens or closes every compaction's summary, and
+// reports whether there was any.
+func (t *transcriptModel) toggleCompactions() bool {
+	found := false
+	for _, e := range t.items {
+		if c, ok := e.it.(compactItem); ok {
+			*c.open = !*c.open
+			e.width = -1
+			found = true
+		}
+	}
+	return found
+}
