@@ -122,6 +122,10 @@ func (w *Writer) Event(e runtime.Event) {
 	case runtime.TurnStarted, runtime.CallStarted, runtime.ReplyReceived, runtime.InvalidReply,
 		runtime.CallFinished, runtime.RunFinished, runtime.TurnEnded:
 		sync = true
+	case runtime.ModelRetry:
+		// A failed attempt is kept even when the process dies during the
+		// wait before the next one.
+		sync = true
 	}
 	line, err := runtime.EncodeEvent(e)
 	w.mu.Lock()
