@@ -293,6 +293,11 @@ func (p *progress) event(e runtime.Event) {
 			short(sanitize.Line(ev.Result), 100))
 	case runtime.Notice:
 		fmt.Fprintf(p.w, "%s: %s\n", ev.Level, sanitize.Line(ev.Text))
+	case runtime.ModelRetry:
+		// The reply text is printed only once whole, so nothing the failed
+		// attempt streamed was shown.
+		fmt.Fprintf(p.w, "turn %d · retrying: %s (attempt %d of %d, in %.1f s)\n", ev.Turn, sanitize.Line(ev.Why),
+			ev.Attempt, ev.Max, float64(ev.WaitMS)/1000)
 	}
 }
 
