@@ -164,18 +164,20 @@ func TestProviderStallEndsTheAttemptOnTime(t *testing.T) {
 			ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"`+s+`"}}`),
 		}
 	}
-	var mu sync.Mutex // guards flushed
-	var flushed time.Time
+	var mu sync.Mutex // guards sent
+	var sent time.Time
 	srv := newWireServer(t,
 		func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/event-stream")
+			// The time is taken before the chunk goes out, so the client
+			// cannot have heard it earlier.
+			mu.Lock()
+			sent = time.Now()
+			mu.Unlock()
 			for _, e := range append([]string{start}, text("STALLED")...) {
 				io.WriteString(w, e)
 			}
 			w.(http.Flusher).Flush()
-			mu.Lock()
-			flushed = time.Now()
-			mu.Unlock()
 			<-r.Context().Done()
 		},
 		streamEvents(append(append([]string{start}, text("Nothing to do.")...),
@@ -201,7 +203,7 @@ func TestProviderStallEndsTheAttemptOnTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	mu.Lock()
-	took := at.Sub(flushed)
+	took := at.Sub(sent)
 	mu.Unlock()
 	t.Logf("the attempt was abandoned %s after the server went quiet", took)
 	if took < time.Second || took > 3*time.Second {
