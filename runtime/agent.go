@@ -311,8 +311,12 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 			a.emit(TurnEnded{Turn: turn})
 			return r.fail(fmt.Sprintf("turn %d: model reply", turn))
 		}
-		reply, err := a.Model.Reply(ctx, r.request(), func(text string) {
-			a.emit(TextDelta{Turn: turn, Text: text})
+		reply, err := a.Model.Reply(ctx, r.request(), func(d model.Delta) {
+			if d.Retry != nil {
+				a.emit(modelRetry(turn, *d.Retry, a.clock().Now()))
+				return
+			}
+			a.emit(TextDelta{Turn: turn, Text: d.Text})
 		})
 		r.turns++
 		if err != nil {
@@ -337,7 +341,7 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 				r.note(r.overflowed(err, false, cerr))
 				return r.fail(fmt.Sprintf("turn %d: model reply", turn))
 			}
-			r.note(fmt.Sprintf("the model failed: %v", err))
+			r.note(modelFailed(err))
 			return r.fail(fmt.Sprintf("turn %d: model reply", turn))
 		}
 		s.Usage = s.Usage.Add(reply.Usage)

@@ -329,7 +329,7 @@ func TestDecodeEventRoundTrip(t *testing.T) {
 // cutText is a model whose first reply is text cut by the output limit.
 type cutText struct{ model.Model }
 
-func (c cutText) Reply(ctx context.Context, req model.Request, d func(string)) (model.Reply, error) {
+func (c cutText) Reply(ctx context.Context, req model.Request, d func(model.Delta)) (model.Reply, error) {
 	r, err := c.Model.Reply(ctx, req, d)
 	if len(req.Messages) == 1 {
 		r.Stop = model.StopOutputLimit

@@ -100,7 +100,7 @@ type compactingModel struct {
 
 func (m *compactingModel) Name() string { return "test:compacting" }
 
-func (m *compactingModel) Reply(ctx context.Context, req model.Request, onDelta func(string)) (model.Reply, error) {
+func (m *compactingModel) Reply(ctx context.Context, req model.Request, onDelta func(model.Delta)) (model.Reply, error) {
 	m.mu.Lock()
 	m.requests = append(m.requests, req)
 	over := !req.Compact && m.overflow > 0

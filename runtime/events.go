@@ -324,6 +324,8 @@ func DecodeEvent(line []byte) (Event, error) {
 		e, err = decodeAs[Notice](line)
 	case "run_finished":
 		e, err = decodeAs[RunFinished](line)
+	case "model_retry":
+		e, err = decodeAs[ModelRetry](line)
 	default:
 		return nil, fmt.Errorf("unknown event type %q", head.Type)
 	}
@@ -377,3 +379,28 @@ func (t *Time) UnmarshalJSON(data []byte) error {
 	t.Time = parsed
 	return nil
 }
+
+// ModelRetry says an attempt at a model request failed in a way that may
+// pass, and the request is made again after a wait. The text the failed
+// attempt streamed (its turn's text deltas since the turn started or since
+// the last ModelRetry) is void: the model's history holds only the attempt
+// that succeeds. The journal keeps it as the record of the failed attempt;
+// resuming a session ignores it.
+type ModelRetry struct {
+	Turn int `json:"turn"`
+	// Attempt is the attempt about to be made: 2 after the first failed.
+	Attempt int `json:"attempt"`
+	// Max is how many attempts the request may get in all.
+	Max int `json:"max"`
+	// Why says in a few words what went wrong, such as "the connection
+	// dropped".
+	Why string `json:"why"`
+	// Error is the failed attempt's whole error message.
+	Error string `json:"error"`
+	// WaitMS is how long until the next attempt, in milliseconds.
+	WaitMS int64 `json:"wait_ms"`
+	At     Time  `json:"at"`
+}
+
+// EventType returns "model_retry".
+func (ModelRetry) EventType() string { return "model_retry" }

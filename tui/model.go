@@ -155,6 +155,8 @@ type Model struct {
 	// waiting is what the run waits for before its first turn, such as
 	// MCP servers starting.
 	waiting string
+	// retry is the model request of the turn being made again, if it is.
+	retry *retryWait
 
 	// session is the session's id for the header.
 	session string

@@ -41,6 +41,7 @@ func (m *Model) apply(item any) tea.Cmd {
 	case runtime.TurnStarted:
 		m.thinking = true
 		m.waiting = ""
+		m.retry = nil
 		m.lastAt = ev.At.Time
 		m.transcript.live = &liveText{turn: ev.Turn}
 	case runtime.TextDelta:
@@ -69,6 +70,7 @@ func (m *Model) apply(item any) tea.Cmd {
 		m.transcript.add(noteItem{text: "the conversation could not be compacted: " + clean(ev.Error), warn: true})
 	case runtime.ReplyReceived:
 		m.thinking = false
+		m.retry = nil
 		m.transcript.live = nil
 		if text := clean(ev.Text); strings.TrimSpace(text) != "" {
 			m.transcript.add(modelItem{text: text})
@@ -105,6 +107,8 @@ func (m *Model) apply(item any) tea.Cmd {
 		m.transcript.add(noteItem{text: clean(ev.Level + ": " + ev.Text), warn: ev.Level != "info"})
 	case runtime.RunFinished:
 		m.finish(ev.Outcome)
+	case runtime.ModelRetry:
+		m.applyRetry(ev)
 	case approvalRequest:
 		if !m.board.reply.attach(ev) {
 			// A request for a call the board does not show cannot be
@@ -210,6 +214,7 @@ func (m *Model) replay(events []runtime.Event) {
 	// Nothing is running: the run that was replying when the session
 	// stopped is over, whatever comes next.
 	m.thinking = false
+	m.retry = nil
 	m.transcript.live = nil
 	text := "── the transcript above is the session as its journal recorded it ──"
 	if m.session != "" {
@@ -226,6 +231,7 @@ func (m *Model) finish(o runtime.GoalOutcome) {
 	}
 	m.transcript.live = nil
 	m.thinking = false
+	m.retry = nil
 	m.waiting = ""
 	m.last = &o
 	if m.replaying {

@@ -18,6 +18,7 @@ type statusInfo struct {
 	running, waiting, asking   int
 	active, stopping, replying bool
 	waitingFor                 string
+	retry                      string // the countdown to a model request's next attempt
 	frame                      string
 	usage, turn                model.Usage
 	elapsed                    string
@@ -40,6 +41,8 @@ func (statusBar) View(width int, s statusInfo) string {
 		switch {
 		case s.waitingFor != "":
 			p += " · waiting for " + s.waitingFor
+		case s.retry != "":
+			p += " · " + s.retry
 		case s.replying:
 			p += " · model replying"
 		}

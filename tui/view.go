@@ -188,6 +188,9 @@ func (m Model) statusView() string {
 		active: m.run != nil, stopping: m.run != nil && m.run.stopping, replying: m.run != nil && m.thinking,
 		waitingFor: m.waiting, usage: m.usage, turn: m.turnUsage, hints: m.hints(), ctx: m.ctx,
 	}
+	if m.run != nil && m.thinking {
+		info.retry = m.retryStatus()
+	}
 	if m.ticking {
 		info.frame = m.spin.View()
 	}

@@ -31,10 +31,18 @@ type config struct {
 	// never automatically).
 	contextWindow int
 	autoCompact   *float64
+	// idleTimeout is stream_idle_timeout: how long a model's stream may
+	// send nothing before the attempt is abandoned; zero means the default.
+	idleTimeout time.Duration
+	// modelRetries is model_retries: how many more attempts a model
+	// request gets after one that failed in a way that may pass; nil means
+	// the default.
+	modelRetries *int
 }
 
 // configKeys are the keys a configuration file may hold, for error messages.
-var configKeys = []string{"model", "mode", "max_parallel", "max_output_tokens", "budgets", "rules", "context_window", "auto_compact"}
+var configKeys = []string{"model", "mode", "max_parallel", "max_output_tokens", "stream_idle_timeout", "model_retries", "budgets", "rules",
+	"context_window", "auto_compact"}
 
 var budgetKeys = []string{"max_turns", "max_time", "max_invalid_replies", "call_timeout"}
 
@@ -117,6 +125,16 @@ func loadConfig(path string) (*config, error) {
 			if c.maxOutputTokens, err = positiveInt(raw); err != nil {
 				return nil, fail(key, "%v", err)
 			}
+		case "stream_idle_timeout":
+			if c.idleTimeout, err = duration(raw); err != nil {
+				return nil, fail(key, "%v", err)
+			}
+		case "model_retries":
+			n, err := countOf(raw)
+			if err != nil {
+				return nil, fail(key, "%v", err)
+			}
+			c.modelRetries = &n
 		case "budgets":
 			if err := c.loadBudgets(raw, fail); err != nil {
 				return nil, err
@@ -285,6 +303,18 @@ func positiveInt(raw json.RawMessage) (int, error) {
 	}
 	if n != float64(int(n)) || n < 1 {
 		return 0, fmt.Errorf("must be a whole number of at least 1, not %s", strings.TrimSpace(string(raw)))
+	}
+	return int(n), nil
+}
+
+// countOf reads a whole number of at least 0.
+func countOf(raw json.RawMessage) (int, error) {
+	var n float64
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return 0, fmt.Errorf("expected a whole number, got %s", kindOf(raw))
+	}
+	if n != float64(int(n)) || n < 0 {
+		return 0, fmt.Errorf("must be a whole number of at least 0, not %s", strings.TrimSpace(string(raw)))
 	}
 	return int(n), nil
 }

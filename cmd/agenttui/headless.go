@@ -303,6 +303,11 @@ func (p *progress) event(e runtime.Event) {
 			ev.Replies, (len(ev.Summary)+3)/4, ev.TokensAfter)
 	case runtime.CompactionFailed:
 		fmt.Fprintf(p.w, "the conversation could not be compacted: %s\n", sanitize.Line(ev.Error))
+	case runtime.ModelRetry:
+		// The reply text is printed only once whole, so nothing the failed
+		// attempt streamed was shown.
+		fmt.Fprintf(p.w, "turn %d · retrying: %s (attempt %d of %d, in %.1f s)\n", ev.Turn, sanitize.Line(ev.Why),
+			ev.Attempt, ev.Max, float64(ev.WaitMS)/1000)
 	}
 }
 

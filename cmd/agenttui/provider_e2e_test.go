@@ -224,6 +224,9 @@ func TestProviderOpenAIHeadlessFailure(t *testing.T) {
 	if out["status"] != "failed" || len(attempts) == 0 || attempts[len(attempts)-1] != want {
 		t.Errorf("outcome %v\nwant the attempt %q", out, want)
 	}
+	if n := len(srv.received()); n != 1 {
+		t.Errorf("%d requests: a rejected key is not retried", n)
+	}
 }
 
 func TestProviderAnthropicHeadlessRun(t *testing.T) {
@@ -287,13 +290,13 @@ func TestProviderSpecs(t *testing.T) {
 		"openai:llama3.2:3b":          "openai:llama3.2:3b",
 		"anthropic:claude-sonnet-4-5": "anthropic:claude-sonnet-4-5",
 	} {
-		m, err := providerModel(spec)
+		m, err := providerModel(spec, modelSettings{})
 		if err != nil || m.Name() != want {
 			t.Errorf("%s: %v, %v", spec, m, err)
 		}
 	}
 	var u usageError
-	if _, err := providerModel("gemini:pro"); !errors.As(err, &u) ||
+	if _, err := providerModel("gemini:pro", modelSettings{}); !errors.As(err, &u) ||
 		err.Error() != `unknown model provider "gemini" in --model gemini:pro: use openai:<name>, anthropic:<name> or demo` {
 		t.Errorf("unknown provider: %v", err)
 	}

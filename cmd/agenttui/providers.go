@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/model/anthropic"
@@ -15,13 +16,43 @@ func isProviderSpec(spec string) bool {
 	return strings.HasPrefix(spec, "openai:") || strings.HasPrefix(spec, "anthropic:")
 }
 
+// DefaultStreamIdleTimeout is how long a model's stream may send nothing
+// before the attempt is abandoned, when stream_idle_timeout is not set.
+const DefaultStreamIdleTimeout = 90 * time.Second
+
+// modelSettings are what the configuration says about talking to a model.
+type modelSettings struct {
+	// idle is stream_idle_timeout; zero means DefaultStreamIdleTimeout.
+	idle time.Duration
+	// retries is model_retries; nil means model.DefaultRetries.
+	retries *int
+}
+
+// settingsOf returns the model settings of the configuration c, which may
+// be nil.
+func settingsOf(c *config) modelSettings {
+	if c == nil {
+		return modelSettings{}
+	}
+	return modelSettings{idle: c.idleTimeout, retries: c.modelRetries}
+}
+
 // providerModel returns the model spec names, "openai:<name>" or
 // "anthropic:<name>", configured from the environment (OPENAI_API_KEY and
-// OPENAI_BASE_URL, or ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL). A
-// configuration problem is a usage error: one line, exit 2, nothing started.
-// No request is made, so a key the server rejects is found at the first
-// turn.
-func providerModel(spec string) (model.Model, error) {
+// OPENAI_BASE_URL, or ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL) and by ms:
+// its idle watchdog, and the retries of a request whose attempt failed in a
+// way that may pass. A configuration problem is a usage error: one line,
+// exit 2, nothing started. No request is made, so a key the server rejects
+// is found at the first turn.
+func providerModel(spec string, ms modelSettings) (model.Model, error) {
+	idle := ms.idle
+	if idle <= 0 {
+		idle = DefaultStreamIdleTimeout
+	}
+	retries := model.DefaultRetries
+	if ms.retries != nil {
+		retries = *ms.retries
+	}
 	provider, name, _ := strings.Cut(spec, ":")
 	name = strings.TrimSpace(name)
 	var (
@@ -33,7 +64,7 @@ func providerModel(spec string) (model.Model, error) {
 		if name == "" {
 			return nil, usagef("--model openai: needs a model name, for example --model openai:gpt-4o")
 		}
-		m, err = openai.New(name)
+		m, err = openai.New(name, openai.WithStallTimeout(idle))
 		if errors.Is(err, openai.ErrMissingAPIKey) {
 			return nil, usagef("%s is not set: export it, or set %s for a compatible server such as Ollama, or use --model demo",
 				openai.EnvAPIKey, openai.EnvBaseURL)
@@ -42,7 +73,7 @@ func providerModel(spec string) (model.Model, error) {
 		if name == "" {
 			return nil, usagef("--model anthropic: needs a model name, for example --model anthropic:claude-sonnet-4-5")
 		}
-		m, err = anthropic.New(name)
+		m, err = anthropic.New(name, anthropic.WithStallTimeout(idle))
 		if errors.Is(err, anthropic.ErrMissingAPIKey) {
 			return nil, usagef("%s is not set: export it, or use --model demo", anthropic.EnvAPIKey)
 		}
@@ -52,5 +83,5 @@ func providerModel(spec string) (model.Model, error) {
 	if err != nil {
 		return nil, usagef("--model %s: %v", spec, err)
 	}
-	return m, nil
+	return model.WithRetries(m, model.RetryPolicy{Retries: retries}), nil
 }

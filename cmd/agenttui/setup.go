@@ -44,7 +44,7 @@ func chooseModel(o *options) (m model.Model, demo bool, err error) {
 		}
 		return model.NewScripted("demo", sc), true, nil
 	case isProviderSpec(o.model):
-		m, err := providerModel(o.model)
+		m, err := providerModel(o.model, settingsOf(o.config))
 		return m, false, err
 	default:
 		return nil, false, usagef("unknown model %q: use openai:NAME, anthropic:NAME, demo, or --scenario FILE", o.model)

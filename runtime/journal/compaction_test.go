@@ -24,7 +24,7 @@ type lastRequest struct {
 	req model.Request
 }
 
-func (l *lastRequest) Reply(ctx context.Context, req model.Request, onDelta func(string)) (model.Reply, error) {
+func (l *lastRequest) Reply(ctx context.Context, req model.Request, onDelta func(model.Delta)) (model.Reply, error) {
 	l.mu.Lock()
 	l.req = req
 	l.mu.Unlock()

@@ -123,6 +123,10 @@ func (w *Writer) Event(e runtime.Event) {
 		runtime.CallFinished, runtime.RunFinished, runtime.TurnEnded,
 		runtime.CompactionStarted, runtime.Compacted, runtime.CompactionFailed:
 		sync = true
+	case runtime.ModelRetry:
+		// A failed attempt is kept even when the process dies during the
+		// wait before the next one.
+		sync = true
 	}
 	line, err := runtime.EncodeEvent(e)
 	w.mu.Lock()

@@ -100,14 +100,27 @@ type Reply struct {
 	Usage Usage
 }
 
+// Delta is what a model reports while its reply streams: the next piece of
+// the reply's text, or, when Retry is set, that the attempt streaming so far
+// failed and the request is being made again.
+type Delta struct {
+	// Text is the next piece of the reply's text.
+	Text string
+	// Retry, when set, voids every piece of text reported since the request
+	// began or since the last Retry: the attempt that streamed them failed,
+	// and nothing of it reaches the returned Reply.
+	Retry *Retry
+}
+
 // Model is a language model that can call tools.
 type Model interface {
 	// Name identifies the model, such as "openai:gpt-4o" or "demo".
 	Name() string
-	// Reply answers req. Text is passed to onDelta as it arrives (onDelta
-	// may be nil); the returned Reply holds the whole text again. Reply
-	// must return when ctx is done.
-	Reply(ctx context.Context, req Request, onDelta func(text string)) (Reply, error)
+	// Reply answers req. What streams in is passed to onDelta as it
+	// arrives (onDelta may be nil); the returned Reply holds the whole
+	// text again, of the attempt that succeeded. Reply must return when
+	// ctx is done.
+	Reply(ctx context.Context, req Request, onDelta func(Delta)) (Reply, error)
 }
 
 // ErrScriptEnded is wrapped by the errors a scripted model returns when its

@@ -58,7 +58,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // Reply plays the step after the replies already in req.Messages, those a
 // compaction summarised included. A request for a summary (Request.Compact)
 // is not a step: it is answered with a summary made from the request.
-func (m *Scripted) Reply(ctx context.Context, req Request, onDelta func(string)) (Reply, error) {
+func (m *Scripted) Reply(ctx context.Context, req Request, onDelta func(Delta)) (Reply, error) {
 	if req.Compact {
 		return m.summary(ctx, req)
 	}
@@ -126,7 +126,7 @@ func (m *Scripted) summary(ctx context.Context, req Request) (Reply, error) {
 
 // stream passes the step's text to onDelta in a few pieces spread over its
 // delay, the way a real model's text arrives.
-func (m *Scripted) stream(ctx context.Context, step Step, onDelta func(string)) error {
+func (m *Scripted) stream(ctx context.Context, step Step, onDelta func(Delta)) error {
 	delay := time.Duration(step.DelayMS) * time.Millisecond
 	words := strings.SplitAfter(step.Text, " ")
 	if step.Text == "" || onDelta == nil {
@@ -142,7 +142,7 @@ func (m *Scripted) stream(ctx context.Context, step Step, onDelta func(string)) 
 		if err := m.sleep(ctx, delay/time.Duration(chunks)); err != nil {
 			return err
 		}
-		onDelta(strings.Join(words[i:min(i+per, len(words))], ""))
+		onDelta(Delta{Text: strings.Join(words[i:min(i+per, len(words))], "")})
 	}
 	return nil
 }

@@ -21,8 +21,8 @@ func TestScriptedPositionComesFromTheConversation(t *testing.T) {
 	}
 	m := NewScripted("scenario:t", sc).WithoutDelays()
 	var deltas []string
-	r, err := m.Reply(context.Background(), Request{Messages: []Message{{Role: RoleUser, Text: "go"}}}, func(s string) {
-		deltas = append(deltas, s)
+	r, err := m.Reply(context.Background(), Request{Messages: []Message{{Role: RoleUser, Text: "go"}}}, func(d Delta) {
+		deltas = append(deltas, d.Text)
 	})
 	if err != nil || r.Text != "first" || len(r.Calls) != 2 || r.Stop != StopToolCalls {
 		t.Fatalf("first reply %+v, %v", r, err)
@@ -77,7 +77,7 @@ func TestScriptedCutAndDelaysHonourCancel(t *testing.T) {
 	sc, _ := ParseScenario([]byte(`{"steps": [{"delay_ms": 60000, "text": "slow", "cut": {"name": "w", "raw_args": "{\"c\":\"aa"}}]}`))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := NewScripted("s", sc).Reply(ctx, Request{}, func(string) {}); !errors.Is(err, context.Canceled) {
+	if _, err := NewScripted("s", sc).Reply(ctx, Request{}, func(Delta) {}); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled request should end the delay: %v", err)
 	}
 	r, err := NewScripted("s", sc).WithoutDelays().Reply(context.Background(), Request{}, nil)

@@ -59,15 +59,11 @@ const DefaultBaseURL = "https://api.anthropic.com"
 // requires one.
 const DefaultMaxTokens = 8192
 
-// DefaultMaxRetries is how many times a request that failed with a rate
-// limit, an overload, a server error or a connection error is repeated
-// before the failure is reported.
-const DefaultMaxRetries = 3
-
 // DefaultStallTimeout is how long a request may go without receiving
-// anything from the server before it is abandoned. The API sends pings while
-// a reply is slow, so only a dead connection stays quiet this long.
-const DefaultStallTimeout = 3 * time.Minute
+// anything from the server before it is abandoned (the idle watchdog). The
+// API sends pings while a reply is slow, so only a dead connection stays
+// quiet this long.
+const DefaultStallTimeout = 90 * time.Second
 
 // ErrMissingAPIKey is returned by New when no API key is given and no base
 // URL of a gateway is set either.
@@ -88,10 +84,6 @@ func WithAPIKey(key string) Option { return func(s *settings) { s.APIKey = &key 
 // WithBaseURL sets the base URL instead of ANTHROPIC_BASE_URL. An empty url
 // means Anthropic.
 func WithBaseURL(url string) Option { return func(s *settings) { s.BaseURL = &url } }
-
-// WithMaxRetries sets how many times a failed request is repeated; see
-// DefaultMaxRetries. Negative values count as zero.
-func WithMaxRetries(n int) Option { return func(s *settings) { s.MaxRetries = max(n, 0) } }
 
 // WithDefaultMaxTokens sets the output limit of requests that set none; see
 // DefaultMaxTokens.
@@ -140,8 +132,12 @@ var api = &wire.API{
 // reached through a base URL may authenticate otherwise, so its key may be
 // left unset. No other credential source (profiles, federation) is read.
 // New makes no request.
+//
+// Each Reply makes one attempt: the SDK's own retries are off, and errors
+// that may pass are marked model.Transient, so that model.WithRetries is the
+// one retry policy.
 func New(name string, opts ...Option) (*Model, error) {
-	s := settings{Settings: wire.Settings{MaxRetries: DefaultMaxRetries}, maxTokens: DefaultMaxTokens}
+	s := settings{maxTokens: DefaultMaxTokens}
 	for _, o := range opts {
 		o(&s)
 	}
@@ -158,7 +154,7 @@ func New(name string, opts ...Option) (*Model, error) {
 	ro := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(),
 		option.WithBaseURL(srv.BaseURL),
-		option.WithMaxRetries(srv.MaxRetries),
+		option.WithMaxRetries(0),
 	}
 	if srv.Key != "" {
 		ro = append(ro, option.WithAPIKey(srv.Key))
@@ -172,10 +168,10 @@ func New(name string, opts ...Option) (*Model, error) {
 // Name returns "anthropic:" and the model name.
 func (m *Model) Name() string { return "anthropic:" + m.srv.Model }
 
-// Reply streams the model's answer to req. Text is passed to onDelta as it
-// arrives. Errors are one line each and say what to do about them; none
-// holds the API key.
-func (m *Model) Reply(ctx context.Context, req model.Request, onDelta func(string)) (model.Reply, error) {
+// Reply streams the model's answer to req in one attempt. Text is passed to
+// onDelta as it arrives. Errors are one line each and say what to do about
+// them; none holds the API key.
+func (m *Model) Reply(ctx context.Context, req model.Request, onDelta func(model.Delta)) (model.Reply, error) {
 	params := m.params(req)
 	var acc accumulator
 	err := wire.Receive(ctx, m.srv, func(w *wire.Watch) wire.Stream[sdk.MessageStreamEventUnion] {
@@ -187,17 +183,10 @@ func (m *Model) Reply(ctx context.Context, req model.Request, onDelta func(strin
 	return acc.reply(m)
 }
 
-// middleware passes every attempt through w. The SDK waits as long as the
-// server asks before a retry, so a response that asks for longer than
-// wire.MaxRetryWait is marked not to be retried, and is reported instead.
+// middleware passes the attempt through w.
 func middleware(w *wire.Watch) option.Middleware {
 	return func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		res, err := w.Exchange(req, next)
-		// Only an error response sets a wait, so res is that response.
-		if w.Wait() > wire.MaxRetryWait {
-			res.Header.Set("x-should-retry", "false")
-		}
-		return res, err
+		return w.Exchange(req, next)
 	}
 }
 
@@ -217,7 +206,7 @@ type block struct {
 	done     bool // its content_block_stop arrived
 }
 
-func (a *accumulator) add(ev sdk.MessageStreamEventUnion, onDelta func(string)) {
+func (a *accumulator) add(ev sdk.MessageStreamEventUnion, onDelta func(model.Delta)) {
 	switch ev.Type {
 	case "message_start":
 		u := ev.Message.Usage
@@ -265,13 +254,13 @@ func (a *accumulator) add(ev sdk.MessageStreamEventUnion, onDelta func(string)) 
 	}
 }
 
-func (a *accumulator) addText(s string, onDelta func(string)) {
+func (a *accumulator) addText(s string, onDelta func(model.Delta)) {
 	if s == "" {
 		return
 	}
 	a.text.WriteString(s)
 	if onDelta != nil {
-		onDelta(s)
+		onDelta(model.Delta{Text: s})
 	}
 }
 
@@ -289,7 +278,7 @@ func (a *accumulator) reply(m *Model) (model.Reply, error) {
 	}
 	switch a.stop {
 	case "":
-		return model.Reply{}, m.srv.Fail(nil, "the reply from %s ended before it was complete (no stop reason): the connection may have dropped; try again", m.srv.Who)
+		return model.Reply{}, m.srv.Truncated("no stop reason")
 	case "refusal":
 		return model.Reply{}, m.srv.Fail(nil, "%s stopped the reply (stop reason refusal): the model declined to go on", m.srv.Who)
 	case "max_tokens", "model_context_window_exceeded":

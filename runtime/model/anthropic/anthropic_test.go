@@ -140,73 +140,77 @@ func TestErrorsEndTheRunWithAClearMessage(t *testing.T) {
 	busy := apiError("overloaded_error", "Overloaded")
 	quick := []string{"retry-after-ms", "1"}
 	cases := []struct {
-		name     string
-		steps    []wiretest.Step
-		opts     []anthropic.Option
-		path     string // appended to the base URL
-		want     string
-		requests int
+		name  string
+		step  wiretest.Step
+		opts  []anthropic.Option
+		path  string // appended to the base URL
+		want  string
+		retry string // what a retry says; empty for an error that cannot pass
 	}{
-		{name: "401", steps: []wiretest.Step{wiretest.Fail(401, apiError("authentication_error", "invalid x-api-key"))},
-			want: "rejected the API key (401 Unauthorized): check ANTHROPIC_API_KEY", requests: 1},
-		{name: "404 model", steps: []wiretest.Step{wiretest.Fail(404, apiError("not_found_error", "model: test-model"))},
-			want: `does not know the model "test-model" (404 Not Found: model: test-model): check the name after anthropic:`, requests: 1},
-		{name: "404 path", path: "/v1", want: "has no messages endpoint at", requests: 1},
-		{name: "prompt too long", steps: []wiretest.Step{wiretest.Fail(400, apiError("invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum"))},
-			want: "the conversation no longer fits the context window of test-model (prompt is too long: 210000 tokens > 200000 maximum)", requests: 1},
-		{name: "429", steps: []wiretest.Step{wiretest.Fail(429, rate, quick...), wiretest.Fail(429, rate, quick...), wiretest.Fail(429, rate, quick...), wiretest.Fail(429, rate, quick...)},
-			want: "is limiting the rate of requests (429 Too Many Requests: Number of request tokens has exceeded your per-minute rate limit) and still was (tried 4 times); wait a little and try again", requests: 4},
-		{name: "429 with a long wait", steps: []wiretest.Step{wiretest.Fail(429, rate, "retry-after", "600")},
-			want: "is limiting the rate of requests (429 Too Many Requests: Number of request tokens has exceeded your per-minute rate limit) and asks to wait 10m0s; try again then", requests: 1},
-		{name: "500", steps: []wiretest.Step{wiretest.Fail(500, boom, quick...), wiretest.Fail(500, boom, quick...), wiretest.Fail(500, boom, quick...)}, opts: []anthropic.Option{anthropic.WithMaxRetries(2)},
-			want: "failed with 500 Internal Server Error (tried 3 times): Internal server error; try again later", requests: 3},
-		{name: "529", steps: []wiretest.Step{wiretest.Fail(529, busy, quick...), wiretest.Fail(529, busy, quick...)}, opts: []anthropic.Option{anthropic.WithMaxRetries(1)},
-			want: "is overloaded (529 Overloaded: Overloaded) and still was (tried 2 times); try again later", requests: 2},
-		{name: "dropped connection", steps: []wiretest.Step{wiretest.DropAfter(join(start(5), text(0, "Half a th"))...)},
-			want: "dropped in the middle of the reply (unexpected end of the stream); try again", requests: 1},
-		{name: "stalled stream", steps: []wiretest.Step{wiretest.StallAfter(start(5))}, opts: []anthropic.Option{anthropic.WithStallTimeout(50 * time.Millisecond)},
-			want: "sent nothing for 50ms, so the reply was abandoned; try again", requests: 1},
-		{name: "error event", steps: []wiretest.Step{wiretest.SSE(start(5), event("error", apiError("overloaded_error", "Overloaded")))},
-			want: "reported an error in the middle of the reply: Overloaded", requests: 1},
-		{name: "no stop reason", steps: []wiretest.Step{wiretest.SSE(join(start(5), text(0, "and then"))...)},
-			want: "ended before it was complete (no stop reason)", requests: 1},
+		{name: "401", step: wiretest.Fail(401, apiError("authentication_error", "invalid x-api-key")),
+			want: "rejected the API key (401 Unauthorized): check ANTHROPIC_API_KEY"},
+		{name: "404 model", step: wiretest.Fail(404, apiError("not_found_error", "model: test-model")),
+			want: `does not know the model "test-model" (404 Not Found: model: test-model): check the name after anthropic:`},
+		{name: "404 path", path: "/v1", want: "has no messages endpoint at"},
+		{name: "prompt too long", step: wiretest.Fail(400, apiError("invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum")),
+			want: "the conversation no longer fits the context window of test-model (prompt is too long: 210000 tokens > 200000 maximum)"},
+		{name: "400", step: wiretest.Fail(400, apiError("invalid_request_error", "messages: roles must alternate")),
+			want: "rejected the request (400 Bad Request: messages: roles must alternate)"},
+		{name: "no credit", step: wiretest.Fail(400, apiError("invalid_request_error", "Your credit balance is too low to access the Anthropic API.")),
+			want: "says the account has no credit left"},
+		{name: "429", step: wiretest.Fail(429, rate, quick...),
+			want:  "is limiting the rate of requests (429 Too Many Requests: Number of request tokens has exceeded your per-minute rate limit); wait a little and try again",
+			retry: "rate limited (429 Too Many Requests)"},
+		{name: "429 with a long wait", step: wiretest.Fail(429, rate, "retry-after", "600"),
+			want: "is limiting the rate of requests (429 Too Many Requests: Number of request tokens has exceeded your per-minute rate limit) and asks to wait 10m0s; try again then"},
+		{name: "409", step: wiretest.Fail(409, apiError("api_error", "Conflict")),
+			want: "could not take the request (409 Conflict: Conflict); try again", retry: "the server could not take the request (409 Conflict)"},
+		{name: "500", step: wiretest.Fail(500, boom, quick...),
+			want: "failed with 500 Internal Server Error: Internal server error; try again later", retry: "the server failed (500 Internal Server Error)"},
+		{name: "529", step: wiretest.Fail(529, busy, quick...),
+			want: "is overloaded (529 Overloaded: Overloaded); try again later", retry: "the server is overloaded (529 Overloaded)"},
+		{name: "dropped connection", step: wiretest.DropAfter(join(start(5), text(0, "Half a th"))...),
+			want: "dropped in the middle of the reply (unexpected end of the stream); try again", retry: "the connection dropped"},
+		{name: "stalled stream", step: wiretest.StallAfter(start(5)), opts: []anthropic.Option{anthropic.WithStallTimeout(50 * time.Millisecond)},
+			want: "sent nothing for 50ms, so the reply was abandoned; try again", retry: "nothing arrived for 50ms"},
+		{name: "error event", step: wiretest.SSE(start(5), event("error", apiError("overloaded_error", "Overloaded"))),
+			want: "reported an error in the middle of the reply: Overloaded", retry: "an error in the middle of the reply (Overloaded)"},
+		{name: "invalid request event", step: wiretest.SSE(start(5), event("error", apiError("invalid_request_error", "Bad tool schema"))),
+			want: "reported an error in the middle of the reply: Bad tool schema"},
+		{name: "no stop reason", step: wiretest.SSE(join(start(5), text(0, "and then"))...),
+			want: "ended before it was complete (no stop reason)", retry: "the reply ended before it was complete"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			srv := newServer(t, c.steps...)
-			out, _, _ := wiretest.Run(t, newModel(t, srv.BaseURL()+c.path, c.opts...), "go")
+			var steps []wiretest.Step
+			if c.step != nil {
+				steps = append(steps, c.step)
+			}
+			srv := newServer(t, steps...)
+			m := &wiretest.Recorder{Model: newModel(t, srv.BaseURL()+c.path, c.opts...)}
+			out, _, _ := wiretest.Run(t, m, "go")
 			wiretest.Failed(t, out, c.want, testKey)
-			if n := len(srv.Requests()); n != c.requests {
-				t.Errorf("%d requests, want %d", n, c.requests)
+			if n := len(srv.Requests()); n != 1 {
+				t.Errorf("%d requests, want one: the SDK's own retries are off", n)
+			}
+			why, transient := wiretest.Transient(m.Err())
+			if transient != (c.retry != "") || why != c.retry {
+				t.Errorf("the error may pass: %v, saying %q; want %v, saying %q", transient, why, c.retry != "", c.retry)
 			}
 		})
 	}
 }
 
-func TestRateLimitIsRetriedThenSucceeds(t *testing.T) {
-	srv := newServer(t,
-		wiretest.Fail(429, apiError("rate_limit_error", "Rate limited."), "retry-after-ms", "1"),
-		wiretest.SSE(join(start(10), text(0, "All ", "done."), end("end_turn", 3))...),
-	)
-	out, s, _ := wiretest.Run(t, newModel(t, srv.BaseURL()), "go")
-	if out.Status != runtime.StatusSucceeded || out.Summary != "All done." {
-		t.Fatalf("outcome %+v", out)
-	}
-	if n := len(srv.Requests()); n != 2 {
-		t.Errorf("%d requests, want 2", n)
-	}
-	if s.Usage != (model.Usage{InputTokens: 10, OutputTokens: 3}) {
-		t.Errorf("usage %+v", s.Usage)
-	}
-}
-
 func TestServerDown(t *testing.T) {
 	addr := wiretest.DeadAddr(t)
-	m := newModel(t, "http://"+addr, anthropic.WithMaxRetries(0))
+	m := newModel(t, "http://"+addr)
 	_, err := m.Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
 	want := fmt.Sprintf("cannot reach the server at http://%s: connection refused; is it running, and is ANTHROPIC_BASE_URL right?", addr)
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant  %s", err, want)
+	}
+	if why, ok := wiretest.Transient(err); !ok || why != "cannot reach the server (connection refused)" {
+		t.Errorf("a server that is down may come up: %q, %v", why, ok)
 	}
 }
 

@@ -29,7 +29,9 @@ func explainStatus(s *wire.Server, err error, r wire.Response) error {
 	case r.Status == http.StatusTooManyRequests:
 		return s.RateLimited(err, r)
 	case r.Status == 529 || r.Code == "overloaded_error":
-		return s.Fail(err, "%s is overloaded (%s: %s) and still was%s; try again later", s.Who, r.Line, r.Detail, r.Tries)
+		return s.Overloaded(err, r)
+	case r.Status == http.StatusRequestTimeout || r.Status == http.StatusConflict:
+		return s.TryLater(err, r)
 	case r.Status >= 500:
 		return s.ServerFailed(err, r)
 	default:

@@ -18,6 +18,7 @@ const testKey = "sk-ant-test-secret-0123456789"
 var messagesAPI = wiretest.API{
 	Path:      "/v1/messages",
 	KeyHeader: "X-Api-Key",
+	Key:       testKey,
 	NotFound:  wiretest.Fail(404, `{"type":"error","error":{"type":"not_found_error","message":"Not found"}}`),
 	Check: func(t *testing.T, n int, r *http.Request) {
 		if r.Header.Get("Anthropic-Version") == "" {

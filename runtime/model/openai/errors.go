@@ -29,6 +29,10 @@ func explainStatus(s *wire.Server, err error, r wire.Response) error {
 		return s.Fail(err, "%s says the account has no quota left (%s: %s): check its plan and billing", s.Who, r.Line, r.Detail)
 	case r.Status == http.StatusTooManyRequests:
 		return s.RateLimited(err, r)
+	case r.Status == http.StatusRequestTimeout || r.Status == http.StatusConflict:
+		return s.TryLater(err, r)
+	case r.Status == 529 || r.Code == "overloaded_error":
+		return s.Overloaded(err, r)
 	case r.Status >= 500:
 		return s.ServerFailed(err, r)
 	default:

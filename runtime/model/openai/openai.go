@@ -59,16 +59,11 @@ const (
 // DefaultBaseURL is where the OpenAI API itself is.
 const DefaultBaseURL = "https://api.openai.com/v1/"
 
-// DefaultMaxRetries is how many times a request that failed with a rate
-// limit, a server error or a connection error is repeated before the failure
-// is reported.
-const DefaultMaxRetries = 3
-
 // DefaultStallTimeout is how long a request may go without receiving
-// anything from the server before it is abandoned. It is generous because a
-// local server may be loading the model, and a reasoning model may think
-// for a while before its first token.
-const DefaultStallTimeout = 3 * time.Minute
+// anything from the server before it is abandoned (the idle watchdog). It is
+// generous because a local server may be loading the model, and a reasoning
+// model may think for a while before its first token.
+const DefaultStallTimeout = 90 * time.Second
 
 // ErrMissingAPIKey is returned by New when no API key is given and no base
 // URL of a compatible server is set either.
@@ -90,10 +85,6 @@ func WithAPIKey(key string) Option { return func(s *settings) { s.APIKey = &key 
 // such as http://localhost:11434/v1 for Ollama. An empty url means OpenAI.
 func WithBaseURL(url string) Option { return func(s *settings) { s.BaseURL = &url } }
 
-// WithMaxRetries sets how many times a failed request is repeated; see
-// DefaultMaxRetries. Negative values count as zero.
-func WithMaxRetries(n int) Option { return func(s *settings) { s.MaxRetries = max(n, 0) } }
-
 // WithStallTimeout sets how long a request may go without receiving anything
 // before it is abandoned; see DefaultStallTimeout.
 func WithStallTimeout(d time.Duration) Option { return func(s *settings) { s.Stall = d } }
@@ -109,7 +100,7 @@ func WithMaxTokensField(maxCompletionTokens bool) Option {
 }
 
 // WithRequestOptions adds options of the openai-go SDK, applied after all
-// others, such as option.WithMaxRetryDelay or option.WithHeader.
+// others, such as option.WithHeader.
 func WithRequestOptions(opts ...option.RequestOption) Option {
 	return func(s *settings) { s.requestOptions = append(s.requestOptions, opts...) }
 }
@@ -143,8 +134,12 @@ var api = &wire.API{
 // compatible server reached through a base URL may not need one (a local
 // Ollama, vLLM or LM Studio), so its key may be left unset. New makes no
 // request.
+//
+// Each Reply makes one attempt: the SDK's own retries are off, and errors
+// that may pass are marked model.Transient, so that model.WithRetries is the
+// one retry policy.
 func New(name string, opts ...Option) (*Model, error) {
-	s := settings{Settings: wire.Settings{MaxRetries: DefaultMaxRetries}}
+	s := settings{}
 	for _, o := range opts {
 		o(&s)
 	}
@@ -158,8 +153,7 @@ func New(name string, opts ...Option) (*Model, error) {
 	}
 	ro := []option.RequestOption{
 		option.WithBaseURL(srv.BaseURL),
-		option.WithMaxRetries(srv.MaxRetries),
-		option.WithMaxRetryDelay(wire.MaxRetryWait),
+		option.WithMaxRetries(0),
 	}
 	// The key is always set explicitly, even when empty, so that a key in
 	// the environment never reaches a server the caller did not mean it for.
@@ -173,10 +167,10 @@ func New(name string, opts ...Option) (*Model, error) {
 // Name returns "openai:" and the model name.
 func (m *Model) Name() string { return "openai:" + m.srv.Model }
 
-// Reply streams the model's answer to req. Text is passed to onDelta as it
-// arrives. Errors are one line each and say what to do about them; none
-// holds the API key.
-func (m *Model) Reply(ctx context.Context, req model.Request, onDelta func(string)) (model.Reply, error) {
+// Reply streams the model's answer to req in one attempt. Text is passed to
+// onDelta as it arrives. Errors are one line each and say what to do about
+// them; none holds the API key.
+func (m *Model) Reply(ctx context.Context, req model.Request, onDelta func(model.Delta)) (model.Reply, error) {
 	params := m.params(req)
 	var acc accumulator
 	err := wire.Receive(ctx, m.srv, func(w *wire.Watch) wire.Stream[sdk.ChatCompletionChunk] {
@@ -188,9 +182,7 @@ func (m *Model) Reply(ctx context.Context, req model.Request, onDelta func(strin
 	return acc.reply(m)
 }
 
-// middleware passes every attempt through w. A wait longer than
-// wire.MaxRetryWait needs nothing here: New gives it to the SDK as the
-// longest retry delay, beyond which the SDK does not retry.
+// middleware passes the attempt through w.
 func middleware(w *wire.Watch) option.Middleware {
 	return func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
 		return w.Exchange(req, next)
@@ -212,7 +204,7 @@ type partialCall struct {
 	args     strings.Builder
 }
 
-func (a *accumulator) add(chunk sdk.ChatCompletionChunk, onDelta func(string)) {
+func (a *accumulator) add(chunk sdk.ChatCompletionChunk, onDelta func(model.Delta)) {
 	if chunk.JSON.Usage.Valid() {
 		a.usage = model.Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
 	}
@@ -228,7 +220,7 @@ func (a *accumulator) add(chunk sdk.ChatCompletionChunk, onDelta func(string)) {
 			}
 			a.text.WriteString(piece)
 			if onDelta != nil {
-				onDelta(piece)
+				onDelta(model.Delta{Text: piece})
 			}
 		}
 		for _, tc := range choice.Delta.ToolCalls {
@@ -278,7 +270,7 @@ func (a *accumulator) reply(m *Model) (model.Reply, error) {
 	}
 	switch a.finish {
 	case "":
-		return model.Reply{}, m.srv.Fail(nil, "the reply from %s ended before it was complete (no finish reason): the connection may have dropped; try again", m.srv.Who)
+		return model.Reply{}, m.srv.Truncated("no finish reason")
 	case "content_filter":
 		return model.Reply{}, m.srv.Fail(nil, "%s stopped the reply with its content filter", m.srv.Who)
 	case "length":

@@ -156,76 +156,84 @@ func TestInvalidArgumentsBecomeInvalidReply(t *testing.T) {
 func TestErrorsEndTheRunWithAClearMessage(t *testing.T) {
 	rate := `{"error":{"message":"Rate limit reached for test-model.","type":"requests","param":null,"code":"rate_limit_exceeded"}}`
 	boom := `{"error":{"message":"The server had an error processing your request.","type":"server_error","param":null,"code":null}}`
+	quota := `{"error":{"message":"You exceeded your current quota.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`
 	cases := []struct {
-		name     string
-		steps    []wiretest.Step
-		opts     []openai.Option
-		base     string // a path to use instead of /v1
-		want     string
-		requests int
+		name  string
+		step  wiretest.Step
+		opts  []openai.Option
+		base  string // a path to use instead of /v1
+		want  string
+		retry string // what a retry says; empty for an error that cannot pass
 	}{
-		{name: "401", steps: []wiretest.Step{wiretest.Fail(401, `{"error":{"message":"Incorrect API key provided: `+testKey+`.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`)},
-			want: "rejected the API key (401 Unauthorized): check OPENAI_API_KEY", requests: 1},
-		{name: "404 model", steps: []wiretest.Step{wiretest.Fail(404, `{"error":{"message":"The model `+"`test-model`"+` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}`)},
-			want: `does not know the model "test-model" (404 Not Found: The model ` + "`test-model`" + ` does not exist or you do not have access to it): check the name after openai:`, requests: 1},
-		{name: "404 path", base: "", want: "has no chat completions endpoint at", requests: 1},
-		{name: "context overflow", steps: []wiretest.Step{wiretest.Fail(400, `{"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`)},
-			want: "the conversation no longer fits the context window of test-model (This model's maximum context length is 128000 tokens.", requests: 1},
-		{name: "429", steps: []wiretest.Step{wiretest.Fail(429, rate, "retry-after-ms", "1"), wiretest.Fail(429, rate, "retry-after-ms", "1"), wiretest.Fail(429, rate, "retry-after-ms", "1"), wiretest.Fail(429, rate, "retry-after-ms", "1")},
-			want: "is limiting the rate of requests (429 Too Many Requests: Rate limit reached for test-model) and still was (tried 4 times); wait a little and try again", requests: 4},
-		{name: "429 with a long wait", steps: []wiretest.Step{wiretest.Fail(429, rate, "retry-after", "600")},
-			want: "is limiting the rate of requests (429 Too Many Requests: Rate limit reached for test-model) and asks to wait 10m0s; try again then", requests: 1},
-		{name: "500", steps: []wiretest.Step{wiretest.Fail(500, boom), wiretest.Fail(500, boom), wiretest.Fail(500, boom)}, opts: []openai.Option{openai.WithMaxRetries(2)},
-			want: "failed with 500 Internal Server Error (tried 3 times): The server had an error processing your request; try again later", requests: 3},
-		{name: "dropped connection", steps: []wiretest.Step{dropAfter(roleChunk(), textChunk("Half a th"))},
-			want: "dropped in the middle of the reply (unexpected end of the stream); try again", requests: 1},
-		{name: "stalled stream", steps: []wiretest.Step{stallAfter(roleChunk())}, opts: []openai.Option{openai.WithStallTimeout(50 * time.Millisecond)},
-			want: "sent nothing for 50ms, so the reply was abandoned; try again", requests: 1},
-		{name: "error event", steps: []wiretest.Step{sse(roleChunk(), `{"error":{"message":"The model is overloaded.","type":"server_error"}}`)},
-			want: "reported an error in the middle of the reply: The model is overloaded.", requests: 1},
-		{name: "no finish reason", steps: []wiretest.Step{sse(roleChunk(), textChunk("and then"))},
-			want: "ended before it was complete (no finish reason)", requests: 1},
+		{name: "401", step: wiretest.Fail(401, `{"error":{"message":"Incorrect API key provided: `+testKey+`.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`),
+			want: "rejected the API key (401 Unauthorized): check OPENAI_API_KEY"},
+		{name: "404 model", step: wiretest.Fail(404, `{"error":{"message":"The model `+"`test-model`"+` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}`),
+			want: `does not know the model "test-model" (404 Not Found: The model ` + "`test-model`" + ` does not exist or you do not have access to it): check the name after openai:`},
+		{name: "404 path", base: "", want: "has no chat completions endpoint at"},
+		{name: "context overflow", step: wiretest.Fail(400, `{"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`),
+			want: "the conversation no longer fits the context window of test-model (This model's maximum context length is 128000 tokens."},
+		{name: "400", step: wiretest.Fail(400, `{"error":{"message":"Invalid value for 'temperature'.","type":"invalid_request_error","param":"temperature","code":"invalid_value"}}`),
+			want: "rejected the request (400 Bad Request: Invalid value for 'temperature')"},
+		{name: "no quota", step: wiretest.Fail(429, quota),
+			want: "says the account has no quota left (429 Too Many Requests: You exceeded your current quota): check its plan and billing"},
+		{name: "429", step: wiretest.Fail(429, rate, "retry-after-ms", "1"),
+			want:  "is limiting the rate of requests (429 Too Many Requests: Rate limit reached for test-model); wait a little and try again",
+			retry: "rate limited (429 Too Many Requests)"},
+		{name: "429 with a long wait", step: wiretest.Fail(429, rate, "retry-after", "600"),
+			want: "is limiting the rate of requests (429 Too Many Requests: Rate limit reached for test-model) and asks to wait 10m0s; try again then"},
+		{name: "408", step: wiretest.Fail(408, `{"error":{"message":"Request timed out."}}`),
+			want: "could not take the request (408 Request Timeout: Request timed out); try again", retry: "the server could not take the request (408 Request Timeout)"},
+		{name: "500", step: wiretest.Fail(500, boom),
+			want:  "failed with 500 Internal Server Error: The server had an error processing your request; try again later",
+			retry: "the server failed (500 Internal Server Error)"},
+		{name: "529", step: wiretest.Fail(529, `{"error":{"message":"Overloaded","type":"overloaded_error"}}`),
+			want: "is overloaded (529 Overloaded: Overloaded); try again later", retry: "the server is overloaded (529 Overloaded)"},
+		{name: "dropped connection", step: dropAfter(roleChunk(), textChunk("Half a th")),
+			want: "dropped in the middle of the reply (unexpected end of the stream); try again", retry: "the connection dropped"},
+		{name: "stalled stream", step: stallAfter(roleChunk()), opts: []openai.Option{openai.WithStallTimeout(50 * time.Millisecond)},
+			want: "sent nothing for 50ms, so the reply was abandoned; try again", retry: "nothing arrived for 50ms"},
+		{name: "error event", step: sse(roleChunk(), `{"error":{"message":"The model is overloaded.","type":"server_error"}}`),
+			want: "reported an error in the middle of the reply: The model is overloaded.", retry: "an error in the middle of the reply (The model is overloaded)"},
+		{name: "overflow event", step: sse(roleChunk(), `{"error":{"message":"This model's maximum context length is 8192 tokens."}}`),
+			want: "the conversation no longer fits the context window of test-model"},
+		{name: "no finish reason", step: sse(roleChunk(), textChunk("and then")),
+			want: "ended before it was complete (no finish reason)", retry: "the reply ended before it was complete"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			srv := newServer(t, c.steps...)
+			var steps []wiretest.Step
+			if c.step != nil {
+				steps = append(steps, c.step)
+			}
+			srv := newServer(t, steps...)
 			base := srv.BaseURL()
 			if c.base != "" || c.name == "404 path" {
 				base = srv.URL + c.base
 			}
-			out, _, _ := wiretest.Run(t, newModel(t, base, c.opts...), "go")
+			m := &wiretest.Recorder{Model: newModel(t, base, c.opts...)}
+			out, _, _ := wiretest.Run(t, m, "go")
 			wiretest.Failed(t, out, c.want, testKey)
-			if n := len(srv.Requests()); n != c.requests {
-				t.Errorf("%d requests, want %d", n, c.requests)
+			if n := len(srv.Requests()); n != 1 {
+				t.Errorf("%d requests, want one: the SDK's own retries are off", n)
+			}
+			why, transient := wiretest.Transient(m.Err())
+			if transient != (c.retry != "") || why != c.retry {
+				t.Errorf("the error may pass: %v, saying %q; want %v, saying %q", transient, why, c.retry != "", c.retry)
 			}
 		})
 	}
 }
 
-func TestRateLimitIsRetriedThenSucceeds(t *testing.T) {
-	srv := newServer(t,
-		wiretest.Fail(429, `{"error":{"message":"Rate limit reached.","type":"requests","code":"rate_limit_exceeded"}}`, "retry-after-ms", "1"),
-		sse(roleChunk(), textChunk("All done."), finish("stop"), usage(10, 3)),
-	)
-	out, s, _ := wiretest.Run(t, newModel(t, srv.BaseURL()), "go")
-	if out.Status != runtime.StatusSucceeded || out.Summary != "All done." {
-		t.Fatalf("outcome %+v", out)
-	}
-	if n := len(srv.Requests()); n != 2 {
-		t.Errorf("%d requests, want 2", n)
-	}
-	if s.Usage != (model.Usage{InputTokens: 10, OutputTokens: 3}) {
-		t.Errorf("usage %+v", s.Usage)
-	}
-}
-
 func TestServerDown(t *testing.T) {
 	addr := wiretest.DeadAddr(t)
-	m := newModel(t, "http://"+addr+"/v1", openai.WithMaxRetries(1))
+	m := newModel(t, "http://"+addr+"/v1")
 	_, err := m.Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "hi"}}}, nil)
-	want := fmt.Sprintf("cannot reach the server at http://%s/v1: connection refused (tried 2 times); is it running, and is OPENAI_BASE_URL right?", addr)
+	want := fmt.Sprintf("cannot reach the server at http://%s/v1: connection refused; is it running, and is OPENAI_BASE_URL right?", addr)
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant  %s", err, want)
+	}
+	if why, ok := wiretest.Transient(err); !ok || why != "cannot reach the server (connection refused)" {
+		t.Errorf("a server that is down may come up: %q, %v", why, ok)
 	}
 }
 

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
-	"time"
-
-	"github.com/openai/openai-go/v3/option"
 
 	"github.com/agenttui/agenttui/runtime/model/internal/wiretest"
 	"github.com/agenttui/agenttui/runtime/model/openai"
@@ -21,6 +18,7 @@ var chatAPI = wiretest.API{
 	Base:      "/v1",
 	Path:      "/v1/chat/completions",
 	KeyHeader: "Authorization",
+	Key:       testKey,
 	NotFound: func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, "404 page not found", http.StatusNotFound)
 	},
@@ -33,13 +31,10 @@ func newServer(t *testing.T, steps ...wiretest.Step) *wiretest.Server {
 	return chatAPI.Start(t, steps...)
 }
 
-// newModel returns a model at base whose retries wait at most a millisecond.
+// newModel returns a model at base.
 func newModel(t *testing.T, base string, opts ...openai.Option) *openai.Model {
 	t.Helper()
-	all := append([]openai.Option{
-		openai.WithBaseURL(base), openai.WithAPIKey(testKey),
-		openai.WithRequestOptions(option.WithMaxRetryDelay(time.Millisecond)),
-	}, opts...)
+	all := append([]openai.Option{openai.WithBaseURL(base), openai.WithAPIKey(testKey)}, opts...)
 	m, err := openai.New("test-model", all...)
 	if err != nil {
 		t.Fatal(err)

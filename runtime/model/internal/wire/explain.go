@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -70,17 +72,16 @@ type Response struct {
 	Detail string
 	// Wait is the wait the response asked for before a retry.
 	Wait time.Duration
-	// Tries words how many attempts were made, such as " (tried 3 times)",
-	// and is empty after one.
-	Tries string
 }
 
-// explain turns err, the error a request followed by w ended with, into a
-// message a person can act on. What is particular to the provider is left
+// explain turns err, the error an attempt followed by w ended with, into a
+// message a person can act on, marked model.Transient when making the
+// request again may get past it. What is particular to the provider is left
 // to its API's ExplainStatus and MidReply.
 func (s *Server) explain(err error, w *Watch) error {
 	if w.stalled() {
-		return s.Fail(err, "%s sent nothing for %s, so the reply was abandoned; try again", s.Who, s.Stall)
+		return model.Transient(s.Fail(err, "%s sent nothing for %s, so the reply was abandoned; try again", s.Who, s.Stall),
+			fmt.Sprintf("nothing arrived for %s", s.Stall), 0)
 	}
 	if w.status != 0 {
 		return s.api.ExplainStatus(s, err, s.response(w))
@@ -90,21 +91,75 @@ func (s *Server) explain(err error, w *Watch) error {
 			if IsContextOverflow(code, msg) {
 				return s.Overflow(err, msg)
 			}
-			return s.Fail(err, "%s reported an error in the middle of the reply: %s", s.Who, oneLine(msg, 300))
+			failed := s.Fail(err, "%s reported an error in the middle of the reply: %s", s.Who, oneLine(msg, 300))
+			if permanentCode(code) {
+				return failed
+			}
+			return model.Transient(failed, "an error in the middle of the reply ("+strings.TrimRight(oneLine(msg, 60), ".")+")", 0)
 		}
-		return s.Fail(err, "the connection to %s dropped in the middle of the reply (%s); try again", s.Who, cause(err))
+		return model.Transient(s.Fail(err, "the connection to %s dropped in the middle of the reply (%s); try again", s.Who, cause(err)),
+			"the connection dropped", 0)
 	}
 	hint := "is it running, and is " + s.api.BaseURLEnv + " right?"
 	if !s.Custom {
 		hint = "check the network connection"
 	}
-	return s.Fail(err, "cannot reach %s: %s%s; %s", s.Who, cause(err), w.tries(), hint)
+	failed := s.Fail(err, "cannot reach %s: %s; %s", s.Who, cause(err), hint)
+	if !reachable(err) {
+		return failed
+	}
+	return model.Transient(failed, "cannot reach the server ("+cause(err)+")", 0)
+}
+
+// permanentCode recognises the error types of an error event that say the
+// request itself is at fault, so that making it again cannot help.
+func permanentCode(code string) bool {
+	switch code {
+	case "invalid_request_error", "authentication_error", "permission_error", "not_found_error", "billing_error":
+		return true
+	}
+	return false
+}
+
+// reachable reports whether a request that could not reach the server may
+// reach it when made again: not when the name does not exist or the
+// server's certificate is not trusted, which waiting does not mend.
+func reachable(err error) bool {
+	var dns *net.DNSError
+	var unknown x509.UnknownAuthorityError
+	var invalid x509.CertificateInvalidError
+	var host x509.HostnameError
+	var verify *tls.CertificateVerificationError
+	switch {
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return false
+	case errors.As(err, &unknown), errors.As(err, &invalid), errors.As(err, &host), errors.As(err, &verify):
+		return false
+	}
+	return true
+}
+
+// Truncated says the reply ended without the field that says why it ended
+// (named by missing, such as "no finish reason"), as a stream cut short
+// does. Making the request again may get a whole reply.
+func (s *Server) Truncated(missing string) error {
+	return model.Transient(s.Fail(nil, "the reply from %s ended before it was complete (%s): the connection may have dropped; try again",
+		s.Who, missing), "the reply ended before it was complete", 0)
 }
 
 // response reads the last error response w kept.
 func (s *Server) response(w *Watch) Response {
 	code, msg := ErrorBody(w.body)
-	text := http.StatusText
+	text := func(status int) string {
+		if t := http.StatusText(status); t != "" {
+			return t
+		}
+		if status == 529 {
+			// Anthropic's overloaded status, which gateways pass on too.
+			return "Overloaded"
+		}
+		return code
+	}
 	if s.api.StatusText != nil {
 		text = func(status int) string { return s.api.StatusText(status, code) }
 	}
@@ -112,7 +167,7 @@ func (s *Server) response(w *Watch) Response {
 		Status: w.status, Code: code, Message: msg,
 		Line:   fmt.Sprintf("%d %s", w.status, text(w.status)),
 		Detail: strings.TrimRight(oneLine(msg, 300), "."),
-		Wait:   w.wait, Tries: w.tries(),
+		Wait:   w.wait,
 	}
 }
 
@@ -141,20 +196,36 @@ func (s *Server) Refused(err error, r Response) error {
 	return s.Fail(err, "%s refused the request (%s: %s): check that the API key may use the model %q", s.Who, r.Line, r.Detail, s.Model)
 }
 
-// RateLimited says the server limits the rate of requests: after the
-// retries, or at once when it asks for a wait longer than MaxRetryWait.
+// RateLimited says the server limits the rate of requests. It may pass,
+// unless the server asks for a wait longer than MaxRetryWait: then it is
+// reported at once.
 func (s *Server) RateLimited(err error, r Response) error {
 	if r.Wait > MaxRetryWait {
 		return s.Fail(err, "%s is limiting the rate of requests (%s: %s) and asks to wait %s; try again then",
 			s.Who, r.Line, r.Detail, r.Wait.Round(time.Second))
 	}
-	return s.Fail(err, "%s is limiting the rate of requests (%s: %s) and still was%s; wait a little and try again",
-		s.Who, r.Line, r.Detail, r.Tries)
+	return model.Transient(s.Fail(err, "%s is limiting the rate of requests (%s: %s); wait a little and try again",
+		s.Who, r.Line, r.Detail), "rate limited ("+r.Line+")", r.Wait)
 }
 
-// ServerFailed says the server failed with a 5xx status.
+// ServerFailed says the server failed with a 5xx status; it may pass.
 func (s *Server) ServerFailed(err error, r Response) error {
-	return s.Fail(err, "%s failed with %s%s: %s; try again later", s.Who, r.Line, r.Tries, r.Detail)
+	return model.Transient(s.Fail(err, "%s failed with %s: %s; try again later", s.Who, r.Line, r.Detail),
+		"the server failed ("+r.Line+")", r.Wait)
+}
+
+// Overloaded says the server is too busy to answer, as Anthropic's 529
+// says; it may pass.
+func (s *Server) Overloaded(err error, r Response) error {
+	return model.Transient(s.Fail(err, "%s is overloaded (%s: %s); try again later", s.Who, r.Line, r.Detail),
+		"the server is overloaded ("+r.Line+")", r.Wait)
+}
+
+// TryLater says the server could not take the request now, for a reason
+// that may pass: 408 Request Timeout, 409 Conflict.
+func (s *Server) TryLater(err error, r Response) error {
+	return model.Transient(s.Fail(err, "%s could not take the request (%s: %s); try again", s.Who, r.Line, r.Detail),
+		"the server could not take the request ("+r.Line+")", r.Wait)
 }
 
 // Rejected says the server rejected the request for a reason no other

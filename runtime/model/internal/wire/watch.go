@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -15,34 +14,47 @@ import (
 // quiet for too long.
 var errStalled = errors.New("the server went quiet")
 
-// Watch follows one reply's HTTP exchanges: it abandons the request when
-// nothing arrives for the stall timeout, counts the attempts the SDK makes,
-// and keeps the last error response so that it can be explained whatever
-// shape its body has. The SDKs call their middleware on the goroutine that
-// made the request, so only the timer runs elsewhere.
+// Watch follows one attempt's HTTP exchange: it abandons the request when
+// nothing arrives for the stall timeout (the idle watchdog), and keeps the
+// error response so that it can be explained whatever shape its body has.
+// The SDKs make one attempt (their own retries are off: model.Retrying is the
+// one retry policy) and call their middleware on the goroutine that made the
+// request, so only the timer runs elsewhere.
 type Watch struct {
-	ctx      context.Context
-	cancel   context.CancelCauseFunc
-	timer    *time.Timer
-	stall    time.Duration
-	attempts int
-	// status and body are those of the last attempt when it failed with an
-	// HTTP error status; status is zero otherwise.
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	timer  Timer
+	stall  time.Duration
+	// status and body are those of the attempt when it failed with an HTTP
+	// error status; status is zero otherwise.
 	status int
 	body   []byte
-	// wait is the wait the last error response asked for before a retry.
+	// wait is the wait the error response asked for before a retry.
 	wait time.Duration
-	// streaming says the last attempt was answered with a success and the
-	// reply is being read.
+	// streaming says the attempt was answered with a success and the reply
+	// is being read.
 	streaming bool
 }
 
+// Timer is the idle watchdog's timer, as time.AfterFunc makes it.
+type Timer interface {
+	Reset(d time.Duration) bool
+	Stop() bool
+}
+
+// systemAfterFunc starts a real timer.
+func systemAfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+
 // newWatch returns a Watch whose Context is cancelled when ctx is, or when
-// nothing arrives for stall; stop releases it.
-func newWatch(ctx context.Context, stall time.Duration) *Watch {
+// nothing arrives for stall; after starts its timer (nil means
+// time.AfterFunc), and stop releases it.
+func newWatch(ctx context.Context, stall time.Duration, after func(time.Duration, func()) Timer) *Watch {
+	if after == nil {
+		after = systemAfterFunc
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	w := &Watch{ctx: ctx, cancel: cancel, stall: stall}
-	w.timer = time.AfterFunc(stall, func() { cancel(errStalled) })
+	w.timer = after(stall, func() { cancel(errStalled) })
 	return w
 }
 
@@ -62,17 +74,11 @@ func (w *Watch) stop() {
 // went quiet.
 func (w *Watch) stalled() bool { return errors.Is(context.Cause(w.ctx), errStalled) }
 
-// Wait is the wait the last attempt's error response asked for before a
-// retry; it is zero when the last attempt did not fail with an HTTP error
-// status or asked for no wait.
-func (w *Watch) Wait() time.Duration { return w.wait }
-
-// Exchange makes one attempt of the request with next, and is what an SDK's
+// Exchange makes the attempt of the request with next, and is what an SDK's
 // middleware calls. It takes next as a plain func because the SDKs'
 // middleware types differ only in name; each provider wraps Exchange in its
 // own.
 func (w *Watch) Exchange(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
-	w.attempts++
 	w.status, w.body, w.wait, w.streaming = 0, nil, 0, false
 	w.alive()
 	res, err := next(req)
@@ -107,14 +113,6 @@ func (b *aliveBody) Read(p []byte) (int, error) {
 		b.w.alive()
 	}
 	return n, err
-}
-
-// tries words how many attempts were made, when there was more than one.
-func (w *Watch) tries() string {
-	if w.attempts <= 1 {
-		return ""
-	}
-	return fmt.Sprintf(" (tried %d times)", w.attempts)
 }
 
 // retryAfter reads the wait a server asks for before a retry: the

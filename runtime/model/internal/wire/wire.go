@@ -1,8 +1,9 @@
 // Package wire holds what the model providers share about talking to a
 // model's HTTP API: where the server is and how messages name it, following
-// the exchanges of one streamed reply (the stall timeout, the attempts the
-// SDK makes, the last error response), and explaining a failure in one line
-// a person can act on.
+// the exchange of one attempt at a streamed reply (the idle watchdog, the
+// error response), explaining a failure in one line a person can act on, and
+// marking the failures that may pass (model.Transient) for model.Retrying,
+// which is the one retry policy: the SDKs' own retries are off.
 //
 // What sets a provider apart stays with the provider: its SDK and options,
 // how an error event in the middle of a reply reaches it, the statuses and
@@ -21,12 +22,14 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/agenttui/agenttui/runtime/model"
 )
 
 // MaxRetryWait bounds how long a retry may be waited for; a server that
 // asks for a longer wait gets its error reported instead, so that a run
 // does not sit silently for minutes.
-const MaxRetryWait = time.Minute
+const MaxRetryWait = model.MaxRetryWait
 
 // API describes a provider's API: where it is, and what is particular
 // to its errors.
@@ -48,7 +51,7 @@ type API struct {
 	// DefaultStall is the stall timeout of Settings that set none.
 	DefaultStall time.Duration
 	// StatusText words an HTTP status, given the code of the error body;
-	// nil means http.StatusText.
+	// nil means http.StatusText, else "Overloaded" for 529, else the code.
 	StatusText func(status int, code string) string
 	// ExplainStatus explains an HTTP error response a request ended with.
 	ExplainStatus func(s *Server, err error, r Response) error
@@ -61,11 +64,13 @@ type API struct {
 // was not given, and is read from the environment instead.
 type Settings struct {
 	APIKey, BaseURL *string
-	// MaxRetries is how many times a failed request is repeated.
-	MaxRetries int
 	// Stall is how long a request may go without receiving anything
 	// before it is abandoned; zero or less means API.DefaultStall.
 	Stall time.Duration
+	// AfterFunc starts the idle watchdog's timer; nil means
+	// time.AfterFunc. Tests pass a fake clock's, so that a stall needs no
+	// real waiting.
+	AfterFunc func(d time.Duration, f func()) Timer
 	// HTTPClient is what requests are made with; nil means a client that
 	// gives up on a connection after 10 seconds.
 	HTTPClient *http.Client
@@ -89,12 +94,13 @@ type Server struct {
 	// Endpoint is the URL requests go to, for messages about a wrong base
 	// URL.
 	Endpoint string
-	// MaxRetries, Stall and HTTPClient are those of the Settings, with the
-	// defaults filled in.
-	MaxRetries int
+	// Stall and HTTPClient are those of the Settings, with the defaults
+	// filled in.
 	Stall      time.Duration
 	HTTPClient *http.Client
 	api        *API
+	// afterFunc is the Settings' AfterFunc.
+	afterFunc func(time.Duration, func()) Timer
 }
 
 // Resolve returns the server that serves model, configured by s and, where
@@ -122,8 +128,8 @@ func (a *API) Resolve(model string, s Settings) (*Server, error) {
 	}
 	srv := &Server{
 		Model: model, Key: key, BaseURL: base, Custom: custom, Who: a.Name,
-		Endpoint:   strings.TrimSuffix(u.Redacted(), "/") + a.Path,
-		MaxRetries: s.MaxRetries, Stall: s.Stall, HTTPClient: s.HTTPClient, api: a,
+		Endpoint: strings.TrimSuffix(u.Redacted(), "/") + a.Path,
+		Stall:    s.Stall, HTTPClient: s.HTTPClient, api: a, afterFunc: s.AfterFunc,
 	}
 	if custom {
 		srv.Who = "the server at " + u.Redacted()
@@ -139,7 +145,7 @@ func (a *API) Resolve(model string, s Settings) (*Server, error) {
 
 // defaultHTTPClient gives up on a connection after 10 seconds rather than
 // Go's default 30, so that an unreachable server is reported within a
-// minute even after the retries. How long the reply itself may take is
+// couple of minutes even after the retries. How long the reply itself may take is
 // bounded by the stall timeout instead.
 func defaultHTTPClient() *http.Client {
 	t, ok := http.DefaultTransport.(*http.Transport)
@@ -176,13 +182,13 @@ type Stream[T any] interface {
 	Close() error
 }
 
-// Receive streams one reply from s. open starts the request through w,
-// whose Exchange the SDK must call for every attempt; each event is passed
-// to add as it arrives. Receive returns ctx.Err() when ctx ended, so that
+// Receive streams one attempt at a reply from s. open starts the request
+// through w, whose Exchange the SDK must call, with its own retries off;
+// each event is passed to add as it arrives. Receive returns ctx.Err() when ctx ended, so that
 // a cancelled reply says so rather than how it broke off, and otherwise
 // the stream's error explained.
 func Receive[T any](ctx context.Context, s *Server, open func(w *Watch) Stream[T], add func(T)) error {
-	w := newWatch(ctx, s.Stall)
+	w := newWatch(ctx, s.Stall, s.afterFunc)
 	defer w.stop()
 	stream := open(w)
 	defer stream.Close()

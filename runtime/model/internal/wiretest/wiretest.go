@@ -10,6 +10,7 @@ package wiretest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -35,6 +36,9 @@ type API struct {
 	Path string
 	// KeyHeader is the header that carries the API key.
 	KeyHeader string
+	// Key is the API key the tests give their models, which no message
+	// may hold.
+	Key string
 	// NotFound answers a request for another path, the way the provider's
 	// servers do.
 	NotFound Step
@@ -184,7 +188,8 @@ func Messages(req map[string]any) []map[string]any {
 }
 
 // Failed checks that out is a failed run whose last attempt says want, on
-// one line that begins "the model failed: " and does not hold key.
+// one line that begins "the model failed" and does not hold key (when key
+// is not empty).
 func Failed(t *testing.T, out runtime.GoalOutcome, want, key string) {
 	t.Helper()
 	if out.Status != runtime.StatusFailed || len(out.Attempts) == 0 {
@@ -192,10 +197,10 @@ func Failed(t *testing.T, out runtime.GoalOutcome, want, key string) {
 	}
 	msg := out.Attempts[len(out.Attempts)-1]
 	t.Log(msg)
-	if !strings.HasPrefix(msg, "the model failed: ") || !strings.Contains(msg, want) || strings.Contains(msg, "\n") {
+	if !strings.HasPrefix(msg, "the model failed") || !strings.Contains(msg, want) || strings.Contains(msg, "\n") {
 		t.Errorf("message %q\ndoes not say %q", msg, want)
 	}
-	if strings.Contains(msg, key) {
+	if key != "" && strings.Contains(msg, key) {
 		t.Errorf("the API key appears in %q", msg)
 	}
 }
@@ -256,4 +261,36 @@ func Run(t *testing.T, m model.Model, goal string) (runtime.GoalOutcome, *runtim
 	s := runtime.NewSession("test")
 	out := a.Run(Context(t), s, goal)
 	return out, s, deltas
+}
+
+// Recorder is a model that keeps the error its last reply ended with.
+type Recorder struct {
+	model.Model
+	mu  sync.Mutex // guards err
+	err error
+}
+
+// Reply asks the model and keeps its error.
+func (r *Recorder) Reply(ctx context.Context, req model.Request, onDelta func(model.Delta)) (model.Reply, error) {
+	reply, err := r.Model.Reply(ctx, req, onDelta)
+	r.mu.Lock()
+	r.err = err
+	r.mu.Unlock()
+	return reply, err
+}
+
+// Err returns the error the last reply ended with.
+func (r *Recorder) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// Transient returns why err may pass, and whether it is marked so.
+func Transient(err error) (string, bool) {
+	var te *model.TransientError
+	if errors.As(err, &te) {
+		return te.Why, true
+	}
+	return "", false
 }

@@ -1,0 +1,88 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/agenttui/agenttui/runtime"
+)
+
+// stDiscarded is the text of a failed attempt: struck through and dimmed.
+var stDiscarded = lipgloss.NewStyle().Foreground(colDim).Strikethrough(true)
+
+// retryWait is a model request that failed in a way that may pass and is
+// made again, for the status bar: a countdown to the next attempt, then
+// which attempt is replying.
+type retryWait struct {
+	attempt, max int
+	// at is when the next attempt is made.
+	at time.Time
+}
+
+// discardedItem is the text a failed attempt streamed before it failed. It
+// stays in view, struck through and dimmed under a ✗, so the person sees
+// what was thrown away; the model never reads it. The retry line after it
+// says so in words, for terminals without styles.
+type discardedItem struct{ text string } // clean
+
+func (d discardedItem) lines(width int) []string {
+	lines := indent(strings.TrimRight(d.text, "\n"), "  ", width)
+	for i, l := range lines {
+		lead := "  "
+		if i == 0 {
+			lead = stDim.Render(symErr) + " "
+		}
+		lines[i] = lead + stDiscarded.Render(strings.TrimPrefix(l, "  "))
+	}
+	return lines
+}
+
+// applyRetry shows a model request being made again: the text the failed
+// attempt streamed becomes a discarded item, a line says why and when the
+// next attempt comes, and the status bar counts down to it.
+func (m *Model) applyRetry(ev runtime.ModelRetry) {
+	discarded := false
+	if l := m.transcript.live; l != nil && strings.TrimSpace(l.text.String()) != "" {
+		m.transcript.add(discardedItem{text: clean(l.text.String())})
+		discarded = true
+	}
+	m.transcript.add(noteItem{text: retryLine(ev, discarded), warn: true})
+	m.transcript.live = &liveText{turn: ev.Turn}
+	wait := time.Duration(ev.WaitMS) * time.Millisecond
+	m.retry = &retryWait{attempt: ev.Attempt, max: ev.Max, at: m.now().Add(wait)}
+}
+
+// retryLine says why a model request is made again, which attempt comes and
+// after how long: "↻ retrying: the connection dropped (attempt 2 of 5, in
+// 1.6 s)".
+func retryLine(ev runtime.ModelRetry, discarded bool) string {
+	line := fmt.Sprintf("%s retrying: %s (attempt %d of %d, in %s)", symRetry, cleanLine(ev.Why), ev.Attempt, ev.Max,
+		seconds(time.Duration(ev.WaitMS)*time.Millisecond))
+	if discarded {
+		line += " · the text above was discarded"
+	}
+	return line
+}
+
+// retryStatus is what the status bar says while a request is made again:
+// the countdown to the next attempt, then the attempt that is replying.
+func (m Model) retryStatus() string {
+	r := m.retry
+	if r == nil {
+		return ""
+	}
+	if left := r.at.Sub(m.now()); left > 0 {
+		return fmt.Sprintf("%s retrying in %s (attempt %d of %d)", symRetry, seconds(left), r.attempt, r.max)
+	}
+	return fmt.Sprintf("model replying (attempt %d of %d)", r.attempt, r.max)
+}
+
+// seconds words a wait in seconds with one decimal, rounded up so that a
+// countdown never shows 0.0 s while it still waits.
+func seconds(d time.Duration) string {
+	tenths := (d + 100*time.Millisecond - 1) / (100 * time.Millisecond)
+	return fmt.Sprintf("%d.%d s", tenths/10, tenths%10)
+}
