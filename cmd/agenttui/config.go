@@ -91,6 +91,11 @@ func loadConfig(path string) (*config, error) {
 	if err != nil {
 		return nil, usagef("config file %s cannot be read: %v", path, unwrapPathError(err))
 	}
+	return parseConfig(path, data)
+}
+
+// parseConfig checks the configuration data read from path.
+func parseConfig(path string, data []byte) (*config, error) {
 	c := &config{path: path}
 	fail := func(key, format string, args ...any) error {
 		return usagef("config %s: %s: %s", path, key, fmt.Sprintf(format, args...))
