@@ -248,7 +248,9 @@ func (s *search) namedFile(root *os.Root, rel string) error {
 		return nil
 	}
 	if info.Size() > grepMaxFileBytes {
+		s.mu.Lock()
 		s.large = append(s.large, rel)
+		s.mu.Unlock()
 		return nil
 	}
 	data, err := io.ReadAll(f)

@@ -41,6 +41,9 @@ type walker struct {
 	work func(e *entry)
 	// ignored is called for each ignored entry the walk leaves out.
 	ignored func(rel string, isDir bool)
+	// limit is how many entries the walk examines before it stops with
+	// errWalkLimit; 0 means walkMaxEntries.
+	limit int64
 }
 
 // entry is one entry of a walked folder.
@@ -209,14 +212,18 @@ func (r *walkRun) fail(err error) {
 
 // walk walks the folder start (workspace-relative, resolved, "." for the
 // root) with rules in force above it; nil rules ignore nothing. It returns
-// errWalkLimit when it stopped after examining walkMaxEntries entries, the
-// context's error when that ended it, or the error opening start.
+// errWalkLimit when it stopped at its entry limit, the context's error when
+// that ended it, or the error opening start. It returns once no callback
+// runs any more and every folder it opened is closed.
 func (w *Workspace) walk(ctx context.Context, start string, rules *ignoreRules, wk *walker) error {
 	parent, name, err := w.openParent(start)
 	if err != nil {
 		return err
 	}
 	r := &walkRun{walker: wk, ctx: ctx}
+	if r.limit == 0 {
+		r.limit = walkMaxEntries
+	}
 	r.q.cond.L = &r.q.mu
 	if wk.includeIgnored {
 		rules = nil
@@ -309,7 +316,7 @@ func (r *walkRun) listDir(j job, first bool) error {
 		if name == skipName {
 			continue
 		}
-		if r.examined.Add(1) > walkMaxEntries {
+		if r.examined.Add(1) > r.limit {
 			r.fail(errWalkLimit)
 			break
 		}
