@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"slices"
@@ -84,49 +85,58 @@ func (w *Workspace) listDir(ctx context.Context, a listDirArgs) tool.Return {
 		msg := fmt.Sprintf("%s is a file, not a folder; use read_file to read it", name)
 		return tool.Fail(tool.InvalidArgs(msg), msg)
 	}
-	entries, err := fs.ReadDir(root.FS(), res.rel)
-	if err != nil {
-		return w.pathFailure(err, given, name, notFound)
-	}
 	var rules *ignoreRules
 	if !a.IncludeIgnored {
 		rules = w.rulesAt(root, res.rel)
-		if rules != nil {
-			rules = rules.with(ownRules(root, res.rel, rules))
-		}
+	}
+	// The walk lists the one folder: it enters none below. Its callbacks
+	// run one at a time here, on the goroutine that lists the folder.
+	var entries []listed
+	var ignored []string
+	err := w.walk(ctx, res.rel, rules, &walker{
+		includeIgnored: a.IncludeIgnored,
+		enter:          func(string) bool { return false },
+		// A folder is listed whole, however large, as before the walker.
+		limit: math.MaxInt64,
+		visit: func(e *entry) bool {
+			entries = append(entries, listed{name: e.name, typ: e.typ})
+			return false
+		},
+		ignored: func(rel string, isDir bool) {
+			name := path.Base(rel)
+			if isDir {
+				name += "/"
+			}
+			ignored = append(ignored, name)
+		},
+	})
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		ret, _ := walkEnd(err, new(string))
+		return ret
+	}
+	if err != nil {
+		return w.pathFailure(err, given, name, notFound)
 	}
 
 	var out strings.Builder
-	var ignored []string
-	shown, total := 0, 0
+	shown := 0
 	for _, e := range entries {
-		if e.Name() == skipName {
-			continue
-		}
-		if rules.active() && rules.ignored(rules.comps(path.Join(res.rel, e.Name())), e.IsDir()) {
-			ig := e.Name()
-			if e.IsDir() {
-				ig += "/"
-			}
-			ignored = append(ignored, ig)
-			continue
-		}
-		total++
 		if shown == listMaxEntries {
-			continue
+			break
 		}
 		shown++
-		out.WriteString(e.Name())
+		out.WriteString(e.name)
 		switch {
-		case e.IsDir():
+		case e.typ.IsDir():
 			out.WriteByte('/')
-		case e.Type()&fs.ModeSymlink != 0:
-			if target, err := root.Readlink(path.Join(res.rel, e.Name())); err == nil {
+		case e.typ&fs.ModeSymlink != 0:
+			if target, err := root.Readlink(path.Join(res.rel, e.name)); err == nil {
 				out.WriteString(" -> " + target)
 			}
 		}
 		out.WriteByte('\n')
 	}
+	total := len(entries)
 	note := ignoredNote(ignored, "left out", "list them")
 	if total == 0 {
 		return tool.Ok(fmt.Sprintf("(%s is empty)", where(name)) + prefixNote(note))
@@ -136,6 +146,12 @@ func (w *Workspace) listDir(ctx context.Context, a listDirArgs) tool.Return {
 			shown, total, path.Join(name, "*.txt"))
 	}
 	return tool.Ok(out.String() + note)
+}
+
+// listed is one entry list_dir shows.
+type listed struct {
+	name string
+	typ  fs.FileMode
 }
 
 type globArgs struct {
