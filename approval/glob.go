@@ -28,14 +28,46 @@ func compilePattern(text string, paths bool) (pattern, error) {
 		p.glob = escapeBraces(text)
 	}
 	if !doublestar.ValidatePattern(p.glob) {
-		return pattern{}, fmt.Errorf("pattern %q is not a valid glob: check its [ ], { } and \\", text)
+		return pattern{}, globProblem(text)
 	}
 	if lo, hi, ok := reversedRange(text); ok {
 		// doublestar accepts [z-a] and never matches it: almost surely a
 		// typo, and in a rule one that would go unnoticed.
-		return pattern{}, fmt.Errorf("pattern %q has the range %c-%c, which is backwards", text, lo, hi)
+		return pattern{}, fmt.Errorf("pattern %q: bad range %c-%c", text, lo, hi)
 	}
 	return p, nil
+}
+
+// globProblem says what makes text an invalid glob, for the person who
+// wrote the rule; doublestar only says that it is one.
+func globProblem(text string) error {
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\\':
+			if i == len(text)-1 {
+				return fmt.Errorf("pattern %q ends with a lone backslash", text)
+			}
+			i++
+		case '[':
+			end := strings.IndexByte(text[i+1:], ']')
+			if end < 0 {
+				return fmt.Errorf("unclosed [ in pattern %q", text)
+			}
+			if end == 0 {
+				return fmt.Errorf("pattern %q: empty character class", text)
+			}
+			i += end + 1
+		case '{':
+			depth++
+		case '}':
+			depth--
+		}
+	}
+	if depth > 0 {
+		return fmt.Errorf("unclosed { in pattern %q", text)
+	}
+	return fmt.Errorf("pattern %q is not a valid glob: check its [ ], { } and \\", text)
 }
 
 // match reports whether s matches the whole pattern.

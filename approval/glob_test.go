@@ -73,9 +73,17 @@ func TestGlob(t *testing.T) {
 			t.Errorf("%q (paths=%v) matching %q = %v, want %v", c.pattern, c.paths, c.in, got, c.want)
 		}
 	}
-	for _, bad := range []string{"[abc", "x\\", "[]", "[z-a]", "{a,b", "x/[c-a]y"} {
-		if _, err := compilePattern(bad, true); err == nil {
-			t.Errorf("pattern %q should be refused", bad)
+	bad := map[string]string{
+		"[abc":     `unclosed [ in pattern "[abc"`,
+		"x\\":      `pattern "x\\" ends with a lone backslash`,
+		"[]":       `pattern "[]": empty character class`,
+		"[z-a]":    `pattern "[z-a]": bad range z-a`,
+		"{a,b":     `unclosed { in pattern "{a,b"`,
+		"x/[c-a]y": `pattern "x/[c-a]y": bad range c-a`,
+	}
+	for text, want := range bad {
+		if _, err := compilePattern(text, true); err == nil || err.Error() != want {
+			t.Errorf("pattern %q: error %v, want %q", text, err, want)
 		}
 	}
 }
