@@ -143,6 +143,7 @@ type fileMatches struct {
 	lines []lineMatch
 }
 
+// lineMatch is one matching line, as the model reads it.
 type lineMatch struct {
 	no   int
 	text string

@@ -110,7 +110,8 @@ func TestWalkEnds(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled walk: error %v", err)
 	}
-	if after := openFiles(t); after != before {
+	// More open than before would be a leak; fewer is someone else's close.
+	if after := openFiles(t); after > before {
 		t.Errorf("%d descriptors open after a cancelled walk, %d before", after, before)
 	}
 
@@ -118,7 +119,7 @@ func TestWalkEnds(t *testing.T) {
 	if !errors.Is(err, errWalkLimit) || len(seen) > 25 {
 		t.Errorf("limited walk: %d entries visited, error %v", len(seen), err)
 	}
-	if after := openFiles(t); after != before {
+	if after := openFiles(t); after > before {
 		t.Errorf("%d descriptors open after a limited walk, %d before", after, before)
 	}
 }
