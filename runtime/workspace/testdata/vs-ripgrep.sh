@@ -36,13 +36,13 @@ for i in "${!names[@]}"; do
 	for _ in $(seq "$rounds"); do
 		{ time "$tmp/ws.test" -test.run '^$' -test.bench "GrepGOROOTAll/$n\$" -test.benchtime ${runs}x >"$tmp/bench"; } 2>"$tmp/t"
 		awk '/ns\/op/ {print $3}' "$tmp/bench" >>"$tmp/ours"
-		awk -v k=$runs '{print ($1 + $2) / k}' "$tmp/t" >>"$tmp/ourcpu"
+		awk -v k=$runs '{printf "%.3f\n", ($1 + $2) / k}' "$tmp/t" >>"$tmp/ourcpu"
 		for _ in $(seq $runs); do
 			s=$(date +%s%N)
 			{ time rgrun "$p"; } 2>"$tmp/t"
 			e=$(date +%s%N)
 			echo $((e - s)) >>"$tmp/rg"
-			awk '{print $1 + $2}' "$tmp/t" >>"$tmp/rgcpu"
+			awk '{printf "%.3f\n", $1 + $2}' "$tmp/t" >>"$tmp/rgcpu"
 		done
 	done
 	ours=$(median <"$tmp/ours")
