@@ -332,7 +332,7 @@ func (r *walkRun) listDir(j job, first bool) error {
 			continue
 		}
 		e := entry{rel: rel, name: name, typ: d.Type(), dir: dir}
-		want := r.visit != nil && r.visit(&e)
+		want := r.visit != nil && r.visit(&e) && r.work != nil
 		switch {
 		case isDir:
 			if r.enter != nil && !r.enter(rel) {
