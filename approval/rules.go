@@ -35,10 +35,13 @@ type Rule struct {
 	// Tool is a glob on the tool name, such as "write_file" or "fs__*".
 	Tool string `json:"tool"`
 	// Args maps a top-level string argument to a glob its value must
-	// match. Path-like arguments (see IsPathArgument) are matched against
-	// the workspace-relative path after resolution, with ** crossing
-	// folders; a pattern starting with / is matched against the absolute
-	// path. Other arguments are matched as text, * matching anything.
+	// match (doublestar syntax, as the workspace tools' globs). Path-like
+	// arguments (see IsPathArgument) are matched against the
+	// workspace-relative path after resolution, with * staying within one
+	// folder, ** crossing folders and {a,b} an alternation; a pattern
+	// starting with / is matched against the absolute path. Other arguments
+	// are matched as text: * matches anything, / included, and braces are
+	// plain characters.
 	Args map[string]string `json:"args,omitempty"`
 	// Decision is allow, ask or deny.
 	Decision Decision `json:"decision"`

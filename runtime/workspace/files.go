@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -245,10 +246,12 @@ func binaryReason(sample []byte) string {
 	if len(sample) == 0 {
 		return ""
 	}
-	for _, c := range sample {
-		if c == 0 {
-			return "it contains NUL bytes"
-		}
+	if bytes.IndexByte(sample, 0) >= 0 {
+		return "it contains NUL bytes"
+	}
+	if utf8.Valid(sample) {
+		// Most text is valid UTF-8, and this checks it fast.
+		return ""
 	}
 	invalid := 0
 	for i := 0; i < len(sample); {

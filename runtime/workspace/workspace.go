@@ -15,6 +15,14 @@
 // resolved inside the workspace is footprinted as given, and the call is
 // denied when it runs.
 //
+// list_dir, glob and grep see the tree through one walker that runs on
+// several goroutines, never follows a symbolic link, and leaves out .git and
+// what git would ignore: the .gitignore files at every level (and those
+// above the workspace up to its repository's root), .ignore files,
+// .git/info/exclude and git's global excludes file. Their results say how
+// many ignored paths were left out; include_ignored: true brings them back,
+// and a path named outright is listed or searched whole.
+//
 // Outputs are plain text for the model, with workspace-relative paths.
 // Errors are reported with these failure kinds:
 //
