@@ -623,9 +623,6 @@ func plannedReply(turn int, reply model.Reply, prepared []*Prepared, plan replyP
 	ev := ReplyReceived{Turn: turn, Text: reply.Text, Stop: string(reply.Stop), Calls: make([]PlannedCall, len(reply.Calls))}
 	for i, c := range reply.Calls {
 		pc := PlannedCall{Index: i, ID: c.ID, Name: c.Name, Args: model.ArgumentsJSON(c), WaitsFor: []int{}}
-		if !isObject(c.Arguments) {
-			pc.Raw = c.Arguments
-		}
 		if prepared != nil {
 			p := prepared[i]
 			t := p.Touches
@@ -634,12 +631,25 @@ func plannedReply(turn int, reply model.Reply, prepared []*Prepared, plan replyP
 			pc.WaitsFor = append(pc.WaitsFor, plan.deps[i]...)
 			pc.Batch = plan.batch[i]
 		}
+		if !isObject(c.Arguments) || !encodesAs(pc.Args, c.Arguments) {
+			// The exact text the model sent, so that a resumed session
+			// sends the model its own bytes back: args is re-encoded
+			// (spacing, escapes) and may be a hook's rewrite.
+			pc.Raw = c.Arguments
+		}
 		ev.Calls[i] = pc
 	}
 	if reply.Cut != nil {
 		ev.Cut = &CutCall{ID: reply.Cut.ID, Name: reply.Cut.Name, Raw: reply.Cut.Arguments}
 	}
 	return ev
+}
+
+// encodesAs reports whether args, written in an event, reads back as text
+// exactly.
+func encodesAs(args json.RawMessage, text string) bool {
+	b, err := json.Marshal(args)
+	return err == nil && string(b) == text
 }
 
 // isObject reports whether raw is one JSON object, so that its compact form

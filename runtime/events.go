@@ -77,8 +77,10 @@ type PlannedCall struct {
 	ID    string          `json:"id"`
 	Name  string          `json:"name"`
 	Args  json.RawMessage `json:"args"`
-	// Raw is the exact argument text the model sent, given only for a call
-	// whose arguments are not a JSON object.
+	// Raw is the exact argument text the model sent, given when Args does
+	// not read back as that text: arguments that are not a JSON object,
+	// spacing or escapes that JSON re-encoding changes, or arguments a
+	// hook rewrote. A resumed session sends the model this text.
 	Raw string `json:"raw,omitempty"`
 	// Touches is nil for a call that failed validation.
 	Touches *tool.Touches `json:"touches,omitempty"`
