@@ -106,6 +106,9 @@ func detailLines(c *call, r *reply, ws string, width int) []string {
 		head += " · depends on nothing"
 	}
 	add("", head)
+	if line := sandboxLine(c.sandbox, ws); line != "" {
+		add("", line)
+	}
 	out = append(out, policyLines(c, ws, width)...)
 	if st := outcomeLine(c, r); st != "" {
 		add("", st)

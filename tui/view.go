@@ -125,8 +125,8 @@ func (m Model) smallView() string {
 }
 
 // headerView draws the header: the program, a DEMO badge in the demo, the
-// model, the approval mode, the session, the goal, the MCP servers and the
-// scenario's description.
+// model, the approval mode, the session, whether shell commands are
+// sandboxed, the goal, the MCP servers and the scenario's description.
 func (m Model) headerView(height int) string {
 	var b strings.Builder
 	b.WriteString(stTitle.Render("agenttui"))
@@ -148,7 +148,17 @@ func (m Model) headerView(height int) string {
 	if goal == "" {
 		goal = stDim.Render("none yet")
 	}
-	lines = append(lines, cut(stDim.Render("Goal: ")+goal, m.width))
+	shell := ""
+	if m.opts.Shell != "" {
+		// Whether commands are confined changes what approving one
+		// means: it leads the line, in warning colours when they are not.
+		style := stDim
+		if !strings.HasPrefix(m.opts.Shell, "shell: sandboxed") {
+			style = stWarn
+		}
+		shell = style.Render(cleanLine(m.opts.Shell)) + stDim.Render(" · ")
+	}
+	lines = append(lines, cut(shell+stDim.Render("Goal: ")+goal, m.width))
 	if m.servers.shown() {
 		lines = append(lines, m.servers.View(m.width))
 	}
