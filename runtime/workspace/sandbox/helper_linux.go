@@ -28,13 +28,16 @@ func init() {
 	os.Exit(runHelper(os.Args[2], os.Args[3], argv))
 }
 
-// runHelper applies the policy encoded in pol to this process and executes
-// the program at path with argv. It returns only when that fails: it then
-// writes one line saying why to standard error, which is the command's
+// runHelper applies the policy encoded in pol to this thread and executes
+// the program at path with argv from it. It returns only when that fails: it
+// then writes one line saying why to standard error, which is the command's
 // output, and returns helperFailed; the command never ran.
 func runHelper(pol, path string, argv []string) int {
-	// The seccomp filter binds the thread that installs it, so the program
-	// must be executed from that same thread.
+	// Landlock and seccomp bind the thread that asks for them, and execve
+	// hands that thread's restrictions to the program, so everything from
+	// here to the exec happens on one thread, never unlocked: go-landlock's
+	// single-threaded enforcement for an exec wrapper. The helper's other
+	// threads run only the Go runtime and end at the exec.
 	runtime.LockOSThread()
 	err := func() error {
 		p, err := decodePolicy(pol)
@@ -65,10 +68,11 @@ func detect() Support {
 	return Support{ABI: v}
 }
 
-// enforce restricts this process, and whatever it executes, to the policy.
-// It fails rather than run a command less confined than asked: without
-// Landlock, or when a writable root is no longer the folder the session
-// resolved (a symbolic link swapped in by an earlier command).
+// enforce restricts the calling thread, which must be locked, and whatever
+// it executes, to the policy. It fails rather than run a command less
+// confined than asked: without Landlock, or when a writable root is no
+// longer the folder the session resolved (a symbolic link swapped in by an
+// earlier command).
 func enforce(p policy) error {
 	abi := detect().ABI
 	if abi < 1 {
@@ -100,14 +104,27 @@ func enforce(p policy) error {
 	}
 	// The newest configuration go-landlock knows, cut down to what this
 	// kernel offers. Best effort cannot fall back to no sandbox here: the
-	// kernel has Landlock (checked above) and "refer" is only asked for
-	// where it exists.
+	// kernel has Landlock (checked above), "refer" is only asked for where
+	// it exists, and a ruleset that came out empty is refused below.
+	// Denials are not sent to the audit log: a command probing what it may
+	// do would flood it, and the command's own output says what failed.
 	cfg := landlock.V11
 	if p.Network {
 		cfg.HandledAccessNet = 0
 		cfg.Scoped &= ll.ScopeSignal
 	}
-	if err := cfg.BestEffort().Restrict(rules...); err != nil {
+	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
+	if err != nil {
+		return fmt.Errorf("could not build the sandbox: %w", err)
+	}
+	if fd < 0 {
+		return fmt.Errorf("could not build the sandbox: the kernel's Landlock offers nothing to restrict")
+	}
+	defer unix.Close(fd)
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("could not set no_new_privs: %w", err)
+	}
+	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
 		return fmt.Errorf("could not apply the sandbox: %w", err)
 	}
 	if !p.Network {

@@ -37,8 +37,8 @@ const (
 // leaves the network to Landlock: an Internet socket may only be plain TCP
 // (whose connect and bind Landlock refuses), and only when Landlock governs
 // TCP (tcp); Multipath TCP, UDP, raw and packet sockets, and io_uring (which
-// can open sockets past this filter) are refused. Landlock set no_new_privs,
-// which a filter needs. On an architecture the filter does not know, it
+// can open sockets past this filter) are refused. enforce has set
+// no_new_privs on the thread, which a filter needs. On an architecture the filter does not know, it
 // installs nothing and Landlock alone governs TCP.
 func refuseOtherSockets(tcp bool) error {
 	prog := socketFilter(tcp)
