@@ -40,6 +40,15 @@ func (p pacedFootprinter) Footprint(args json.RawMessage) (tool.Touches, error) 
 	return p.fp.Footprint(args)
 }
 
+// Sandbox keeps what a paced tool says about its calls' sandbox, so the
+// demo's board shows its shell command sandboxed as a real session would.
+func (p pacedFootprinter) Sandbox(args json.RawMessage) *tool.Sandbox {
+	if s, ok := p.Tool.(tool.Sandboxer); ok {
+		return s.Sandbox(args)
+	}
+	return nil
+}
+
 // pace wraps t so that each call first pauses between base and twice base.
 func pace(t tool.Tool, base time.Duration) tool.Tool {
 	pt := &pacedTool{Tool: t, base: base}
