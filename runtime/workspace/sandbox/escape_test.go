@@ -248,6 +248,9 @@ git add -A; git -c user.name=a -c user.email=a@b commit -q -m one`)
 		t.Errorf("writing the workspace failed:\n%s", out)
 	}
 	for _, script := range []string{
+		// The workspace root itself is not writable then, only its
+		// entries, each on its own.
+		"touch new-at-the-top.txt",
 		"echo evil > .git/hooks/pre-commit",
 		"ln -s ../../top.txt .git/hooks/post-checkout",
 		"rm .git/HEAD",
@@ -336,6 +339,19 @@ func TestSwappedRootFailsClosed(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(outside, "victim")); err == nil {
 		t.Error("the command wrote through the swapped-in link")
 	}
+}
+
+// TestCannotSignalOutside checks that a sandboxed command cannot signal a
+// process outside the sandbox, such as the program that started it
+// (Landlock ABI 6 and later).
+func TestCannotSignalOutside(t *testing.T) {
+	f := newFixture(t, Config{})
+	if Detect().ABI < 6 {
+		t.Skip("this kernel's Landlock (ABI < 6) does not scope signals")
+	}
+	out := f.mustFail("kill -0 " + strconv.Itoa(os.Getpid()))
+	wantContains(t, out, "Operation not permitted")
+	f.mustSucceed("sleep 10 & kill $!")
 }
 
 // TestUnrestrictedAfterwards checks that running sandboxed commands leaves
