@@ -78,6 +78,29 @@ func enforce(p policy) error {
 	if abi < 1 {
 		return fmt.Errorf("%s", noLandlock)
 	}
+	fd, flags, err := ruleset(p, abi)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("could not set no_new_privs: %w", err)
+	}
+	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+		return fmt.Errorf("could not apply the sandbox: %w", err)
+	}
+	if !p.Network {
+		if err := refuseOtherSockets(abi >= 4); err != nil {
+			return fmt.Errorf("could not apply the network filter: %w", err)
+		}
+	}
+	return nil
+}
+
+// ruleset builds the Landlock ruleset of the policy for a kernel of the
+// given ABI, without enforcing it: a file descriptor (close-on-exec) and the
+// flags to enforce it with.
+func ruleset(p policy, abi int) (int, uint32, error) {
 	read := landlock.RODirs("/")
 	if p.Network {
 		// From ABI 9, connecting to a Unix socket made outside the sandbox
@@ -86,8 +109,15 @@ func enforce(p policy) error {
 	}
 	rules := []landlock.Rule{read, landlock.RWFiles(devices...).IgnoreIfMissing()}
 	roots, err := writableRoots(p)
+	// The rules name the roots through their descriptors, which are not
+	// needed once the ruleset holds them.
+	defer func() {
+		for _, r := range roots {
+			unix.Close(r.fd)
+		}
+	}()
 	if err != nil {
-		return err
+		return -1, 0, err
 	}
 	for _, r := range roots {
 		if r.dir {
@@ -114,56 +144,48 @@ func enforce(p policy) error {
 		cfg.Scoped &= ll.ScopeSignal
 	}
 	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
-	if err != nil {
-		return fmt.Errorf("could not build the sandbox: %w", err)
+	switch {
+	case err != nil:
+		return -1, 0, fmt.Errorf("could not build the sandbox: %w", err)
+	case fd < 0:
+		return -1, 0, fmt.Errorf("could not build the sandbox: the kernel's Landlock offers nothing to restrict")
 	}
-	if fd < 0 {
-		return fmt.Errorf("could not build the sandbox: the kernel's Landlock offers nothing to restrict")
-	}
-	defer unix.Close(fd)
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("could not set no_new_privs: %w", err)
-	}
-	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
-		return fmt.Errorf("could not apply the sandbox: %w", err)
-	}
-	if !p.Network {
-		if err := refuseOtherSockets(abi >= 4); err != nil {
-			return fmt.Errorf("could not apply the network filter: %w", err)
-		}
-	}
-	return nil
+	return fd, flags, nil
 }
 
-// root is one writable path, opened: path names it through /proc/self/fd so
-// that the rule is for exactly the file that was checked.
+// root is one writable path, opened as fd: path names it through
+// /proc/self/fd so that the rule is for exactly the file that was checked.
 type root struct {
+	fd   int
 	path string
 	dir  bool
 }
 
 // writableRoots opens the policy's writable paths and checks that each is
 // still what it names: a folder or a regular file, reached without a
-// symbolic link. The descriptors close when the command is executed.
+// symbolic link. The caller closes the roots' descriptors, those returned
+// with an error included.
 func writableRoots(p policy) ([]root, error) {
 	var out []root
 	for _, w := range p.Write {
 		r, ok, err := openRoot(w)
 		if err != nil {
-			return nil, err
+			return out, err
 		}
 		if !ok {
-			return nil, fmt.Errorf("the writable folder %s is no longer a folder or a file", w)
+			return out, fmt.Errorf("the writable folder %s is no longer a folder or a file", w)
 		}
 		out = append(out, r)
 	}
 	if p.Entries != "" {
-		if _, ok, err := openRoot(p.Entries); err != nil || !ok {
-			return nil, fmt.Errorf("the workspace %s cannot be opened: %v", p.Entries, err)
+		ws, ok, err := openRoot(p.Entries)
+		if err != nil || !ok {
+			return out, fmt.Errorf("the workspace %s cannot be opened: %v", p.Entries, err)
 		}
+		unix.Close(ws.fd)
 		entries, err := os.ReadDir(p.Entries)
 		if err != nil {
-			return nil, fmt.Errorf("the workspace %s cannot be listed: %w", p.Entries, err)
+			return out, fmt.Errorf("the workspace %s cannot be listed: %w", p.Entries, err)
 		}
 		for _, e := range entries {
 			if e.Name() == ".git" {
@@ -201,9 +223,9 @@ func openRoot(path string) (root, bool, error) {
 	}
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFDIR:
-		return root{path: proc, dir: true}, true, nil
+		return root{fd: fd, path: proc, dir: true}, true, nil
 	case unix.S_IFREG:
-		return root{path: proc}, true, nil
+		return root{fd: fd, path: proc}, true, nil
 	}
 	unix.Close(fd)
 	return root{}, false, nil
