@@ -48,23 +48,18 @@ func (w *Workspace) runShellTool() tool.Tool {
 		"ended too, so background jobs do not outlive the call. Output over 64 KiB keeps its start and " +
 		"its end with a note saying how much was cut. A non-zero exit status makes the call an error; " +
 		"read the output to see why."
-	properties := `{
-		"command": {"type": "string", "minLength": 1, "description": "The bash command line to run."},
-		"timeout_s": {"type": "integer", "minimum": 1, "maximum": 600, "description": "Seconds the command may run; default 120."}
-	}`
+	properties := `"command": {"type": "string", "minLength": 1, "description": "The bash command line to run."},
+		"timeout_s": {"type": "integer", "minimum": 1, "maximum": 600, "description": "Seconds the command may run; default 120."}`
 	if w.shell.Enabled() {
+		// Only a sandbox gives the model something to leave.
 		description += " " + w.sandboxDescription()
-		properties = `{
-			"command": {"type": "string", "minLength": 1, "description": "The bash command line to run."},
-			"timeout_s": {"type": "integer", "minimum": 1, "maximum": 600, "description": "Seconds the command may run; default 120."},
-			"sandbox": {"type": "boolean", "description": "false asks to run the command outside the sandbox; the person is always asked to approve that. Default true."}
-		}`
+		properties += `, "sandbox": {"type": "boolean", "description": "false asks to run the command outside the sandbox; the person is always asked to approve that. Default true."}`
 	}
 	return &builtin[runShellArgs]{
 		decl: tool.Declaration{
 			Name:        "run_shell",
 			Description: description,
-			Parameters:  schema(properties, "command"),
+			Parameters:  schema("{"+properties+"}", "command"),
 			Annotations: tool.Annotations{Title: "Run shell command", Destructive: true, OpenWorld: true},
 		},
 		footprint: w.shellTouches,
