@@ -240,7 +240,7 @@ func TestSandboxFromGoRun(t *testing.T) {
 	}
 	cmd := exec.Command("go", "run", ".", "run", "--workspace", ws, "--mode", "auto", "--scenario", sc, "go")
 	cmd.Dir = pkg
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local")
+	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOTOOLCHAIN=local")
 	r := execute(t, cmd)
 	if r.code != 0 {
 		t.Fatalf("exit %d\nstderr %s", r.code, r.stderr)
