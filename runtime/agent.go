@@ -548,7 +548,7 @@ func secondEnder(ender string) Flow {
 func (r *run) review(ctx context.Context, turn, index int, p *Prepared) (*Prepared, Flow) {
 	flow := Continue("default", "no hook reviewed this call")
 	for _, h := range r.agent.Hooks {
-		info := CallInfo{Turn: turn, Index: index, Call: p.Call, Args: p.Args, Touches: p.Touches, Decl: p.Decl}
+		info := CallInfo{Turn: turn, Index: index, Call: p.Call, Args: p.Args, Touches: p.Touches, Decl: p.Decl, Sandbox: p.Sandbox}
 		f := h.Review(ctx, info)
 		switch f.action {
 		case flowContinue:
@@ -628,6 +628,7 @@ func plannedReply(turn int, reply model.Reply, prepared []*Prepared, plan replyP
 			t := p.Touches
 			pc.Args = p.Args
 			pc.Touches = &t
+			pc.Sandbox = p.Sandbox.Clone()
 			pc.WaitsFor = append(pc.WaitsFor, plan.deps[i]...)
 			pc.Batch = plan.batch[i]
 		}

@@ -84,6 +84,9 @@ type PlannedCall struct {
 	Raw string `json:"raw,omitempty"`
 	// Touches is nil for a call that failed validation.
 	Touches *tool.Touches `json:"touches,omitempty"`
+	// Sandbox says how the call runs when its tool can confine it (a
+	// shell command in or out of the sandbox); nil otherwise.
+	Sandbox *tool.Sandbox `json:"sandbox,omitempty"`
 	// WaitsFor lists the earlier calls this one depends on.
 	WaitsFor []int `json:"waits_for"`
 	// Batch is the call's level in the dependency graph, from 1: calls of

@@ -206,7 +206,7 @@ func (r *replyRun) decide(ctx context.Context, c *callRun) {
 }
 
 func (r *replyRun) info(c *callRun) CallInfo {
-	return CallInfo{Turn: r.turn, Index: c.index, Call: c.p.Call, Args: c.p.Args, Touches: c.p.Touches, Decl: c.p.Decl}
+	return CallInfo{Turn: r.turn, Index: c.index, Call: c.p.Call, Args: c.p.Args, Touches: c.p.Touches, Decl: c.p.Decl, Sandbox: c.p.Sandbox}
 }
 
 func (r *replyRun) emitDecision(c *callRun, decision string, f Flow) {

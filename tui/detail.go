@@ -139,6 +139,9 @@ func detailLines(c *call, r *reply, ws string, width int, layout diffview.Layout
 		head += " · depends on nothing"
 	}
 	add("", head)
+	if line := sandboxLine(c.sandbox, ws); line != "" {
+		add("", line)
+	}
 	// The change comes first: it is what the person decides on.
 	out = append(out, changeLines(c, r, width, layout)...)
 	out = append(out, policyLines(c, ws, width)...)

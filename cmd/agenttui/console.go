@@ -54,6 +54,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return 2, err
 	}
+	defer o.closeShell()
 	in, inOK := stdin.(*os.File)
 	out, outOK := stdout.(*os.File)
 	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
@@ -98,6 +99,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		Description: description,
 		Workspace:   o.workspace,
 		Goal:        o.goal,
+		Shell:       o.shell.Status(),
 	}
 	switch {
 	case o.cont:

@@ -295,7 +295,8 @@ func TestConsoleSaysHowToResumeWhenTheJournalFills(t *testing.T) {
 		{"calls": [{"name": "run_shell", "args": {"command": "echo two >> count.txt"}}]},
 		{"calls": [{"name": "finish", "args": {"summary": "done"}}]}
 	]}`)
-	env := append([]string{"XDG_CONFIG_HOME=" + os.Getenv("XDG_CONFIG_HOME"), "XDG_STATE_HOME=" + t.TempDir()}, consoleGoEnv()...)
+	env := append([]string{"XDG_CONFIG_HOME=" + os.Getenv("XDG_CONFIG_HOME"), "XDG_STATE_HOME=" + t.TempDir(),
+		"TMPDIR=" + os.Getenv("TMPDIR")}, consoleGoEnv()...)
 	term := termtest.Start(t, termtest.Options{Cols: e2eCols, Rows: e2eRows, Env: env, Dir: t.TempDir()},
 		"bash", "-c", `ulimit -f 2 && exec "$0" "$@"`, binary,
 		"--workspace", ws, "--mode", "auto", "--scenario", sc, "count the lines")

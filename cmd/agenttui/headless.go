@@ -33,6 +33,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	if err != nil {
 		return 2, err
 	}
+	defer o.closeShell()
 	var rp *journal.Replay
 	if o.resume != "" || o.cont {
 		if rp, err = loadSession(o); err != nil {
@@ -58,10 +59,11 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	var show runtime.Sink
+	prog := &progress{w: stderr, workspace: o.workspace}
 	if o.jsonOut {
 		show = jsonSink(out)
 	} else {
-		show = (&progress{w: stderr, workspace: o.workspace}).event
+		show = prog.event
 	}
 	// MCP servers start first, so a bad configuration stops the command
 	// before anything else happens; they come up while the rest is built.
@@ -69,6 +71,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	if err != nil {
 		return 2, err
 	}
+	prog.shell = o.shell.Status()
 	servers := newMCPCatalog(base)
 	if err := servers.start(context.Background(), o.workspace, o.mcpConfig); err != nil {
 		return 2, err
@@ -229,7 +232,10 @@ type progress struct {
 	mu        sync.Mutex // guards names, which the runtime fills while calls finish
 	w         io.Writer
 	workspace string
-	names     map[int]string
+	// shell says whether shell commands run in a sandbox; it is printed
+	// with the session line.
+	shell string
+	names map[int]string
 }
 
 func (p *progress) event(e runtime.Event) {
@@ -243,10 +249,12 @@ func (p *progress) event(e runtime.Event) {
 			// input of its own.
 			fmt.Fprintf(p.w, "agenttui: resuming session %s · model %s · mode %s · workspace %s\n",
 				ev.Session, sanitize.Line(ev.Model), ev.Mode, sanitize.Line(p.workspace))
+			p.shellLine()
 			return
 		case ev.Input == ev.Goal:
 			fmt.Fprintf(p.w, "agenttui: session %s · model %s · mode %s · workspace %s\n",
 				ev.Session, sanitize.Line(ev.Model), ev.Mode, sanitize.Line(p.workspace))
+			p.shellLine()
 		}
 		fmt.Fprintf(p.w, "› %s\n", sanitize.Line(ev.Input))
 	case runtime.ReplyReceived:
@@ -261,6 +269,15 @@ func (p *progress) event(e runtime.Event) {
 			fp := "invalid"
 			if c.Touches != nil {
 				fp = p.relative(c.Touches.String())
+			}
+			switch {
+			case c.Sandbox == nil:
+			case c.Sandbox.Sandboxed:
+				fp += " · sandboxed"
+			case c.Sandbox.Escalated:
+				fp += " · asks to run unsandboxed"
+			default:
+				fp += " · not sandboxed"
 			}
 			fmt.Fprintf(p.w, "  #%d %s %s  [%s] batch %d\n", c.Index+1, sanitize.Line(c.Name),
 				short(sanitize.Line(string(c.Args)), 60), sanitize.Line(fp), c.Batch)
@@ -308,6 +325,14 @@ func (p *progress) event(e runtime.Event) {
 		// attempt streamed was shown.
 		fmt.Fprintf(p.w, "turn %d · retrying: %s (attempt %d of %d, in %.1f s)\n", ev.Turn, sanitize.Line(ev.Why),
 			ev.Attempt, ev.Max, float64(ev.WaitMS)/1000)
+	}
+}
+
+// shellLine says whether shell commands run in a sandbox, once per session.
+func (p *progress) shellLine() {
+	if p.shell != "" {
+		fmt.Fprintf(p.w, "agenttui: %s\n", p.shell)
+		p.shell = ""
 	}
 }
 
