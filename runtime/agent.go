@@ -70,6 +70,11 @@ type Agent struct {
 	System string
 	// MaxOutputTokens bounds each reply; zero means the provider default.
 	MaxOutputTokens int
+	// MaxResultBytes bounds what the model reads of one call's result,
+	// whatever the tool: a longer one keeps its start and end, with a note
+	// saying how much was cut and how to get the rest. Zero means
+	// feedback.DefaultMaxResultBytes; negative, no bound.
+	MaxResultBytes int
 	// Clock tells the time; nil means the system clock.
 	Clock Clock
 	// Mode names the approval mode for the run_started event.
@@ -684,4 +689,22 @@ func textSummary(text string) string {
 		return summary
 	}
 	return "The model ended its turn without a summary."
+}
+
+// bound returns what the model reads of a call's output text: a summary of
+// a binary output, and a text longer than the bound cut to its start and
+// end with the tool's advice on getting the rest. whole is the output's size
+// when it was summarised or cut, else zero.
+func (a *Agent) bound(text string, d tool.Declaration) (out string, whole int) {
+	if tool.IsBinary(text) {
+		return tool.DescribeBinary(text, int64(len(text))), len(text)
+	}
+	limit := a.MaxResultBytes
+	if limit == 0 {
+		limit = feedback.DefaultMaxResultBytes
+	}
+	if cut, ok := feedback.Bound(text, limit, d.More); ok {
+		return cut, len(text)
+	}
+	return text, 0
 }

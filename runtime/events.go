@@ -192,7 +192,11 @@ type CallFinished struct {
 	// Diffstat counts the lines a successful file change added and
 	// removed; nil for calls that change no file.
 	Diffstat *Diffstat `json:"diffstat,omitempty"`
-	At       Time      `json:"at"`
+	// Whole is the size in bytes of the call's output when the model read
+	// it cut to its start and end (see Agent.MaxResultBytes), or a summary
+	// of it (a binary output); zero when it read it whole.
+	Whole int  `json:"whole,omitempty"`
+	At    Time `json:"at"`
 	// Full is the complete outcome, for consumers in this process. It is not
 	// part of the JSON form; DecodeEvent rebuilds it from Outcome, Kind and
 	// Result.

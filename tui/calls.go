@@ -88,6 +88,8 @@ type call struct {
 	stale    string
 	edited   bool
 	diffstat *runtime.Diffstat
+	// whole is the output's size when the model read it cut or summarised.
+	whole int
 
 	// version changes whenever anything above does, so the detail pane
 	// knows when its cached lines are stale.
@@ -282,6 +284,7 @@ func (r *reply) apply(e runtime.Event) {
 		c.asking = false
 		c.retrying = false
 		c.diffstat = ev.Diffstat
+		c.whole = ev.Whole
 		c.version++
 	case runtime.TurnEnded:
 		if ev.Turn == r.turn {

@@ -39,6 +39,9 @@ type config struct {
 	// request gets after one that failed in a way that may pass; nil means
 	// the default.
 	modelRetries *int
+	// maxResultBytes is max_tool_result_bytes: how much of one call's
+	// result the model reads; zero means the default.
+	maxResultBytes int
 	// sandbox is the "sandbox" object; an empty mode means the default.
 	sandbox sandbox.Config
 	// sandboxedShell is "approval": {"sandboxed_shell": "allow"}: sandboxed
@@ -48,7 +51,7 @@ type config struct {
 
 // configKeys are the keys a configuration file may hold, for error messages.
 var configKeys = []string{"model", "mode", "max_parallel", "max_output_tokens", "stream_idle_timeout", "model_retries", "budgets", "rules",
-	"context_window", "auto_compact", "sandbox", "approval"}
+	"context_window", "auto_compact", "max_tool_result_bytes", "sandbox", "approval"}
 
 var sandboxKeys = []string{"mode", "network", "writable", "protect_git"}
 
@@ -153,6 +156,13 @@ func parseConfig(path string, data []byte) (*config, error) {
 		case "budgets":
 			if err := c.loadBudgets(raw, fail); err != nil {
 				return nil, err
+			}
+		case "max_tool_result_bytes":
+			if c.maxResultBytes, err = positiveInt(raw); err != nil {
+				return nil, fail(key, "%v", err)
+			}
+			if c.maxResultBytes < 4096 {
+				return nil, fail(key, "%d bytes is too small to read anything by; give at least 4096", c.maxResultBytes)
 			}
 		case "context_window":
 			if c.contextWindow, err = positiveInt(raw); err != nil {

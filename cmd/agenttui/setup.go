@@ -87,6 +87,7 @@ func newAgent(o *options, m model.Model, policy *approval.Policy, sink runtime.S
 	if o.config != nil {
 		a.Budgets = o.config.budgets
 		a.MaxOutputTokens = o.config.maxOutputTokens
+		a.MaxResultBytes = o.config.maxResultBytes
 		policy.SetSandboxedShell(o.config.sandboxedShell)
 	}
 	if m != nil {

@@ -51,6 +51,7 @@ func (w *Workspace) readFileTool() tool.Tool {
 				"limit": {"type": "integer", "minimum": 1, "description": "Number of lines to show; default and maximum 2000."}
 			}`, "path"),
 			Annotations: tool.Annotations{Title: "Read file", ReadOnly: true, Idempotent: true},
+			More:        "read the rest with read_file's offset and limit",
 		},
 		footprint: func(a readFileArgs) tool.Touches { return tool.Reads(tool.Paths(w.footprintPath(a.Path))) },
 		run:       w.readFile,

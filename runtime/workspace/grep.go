@@ -43,6 +43,7 @@ func (w *Workspace) grepTool() tool.Tool {
 				"include_ignored": {"type": "boolean", "description": "Also search what ignore files (.gitignore, .ignore) leave out; default false."}
 			}`, "pattern"),
 			Annotations: tool.Annotations{Title: "Search files", ReadOnly: true, Idempotent: true},
+			More:        "narrow the pattern, the path or include to see the rest",
 		},
 		footprint: func(a grepArgs) tool.Touches { return tool.Reads(tool.Paths(w.footprintPath(orRoot(a.Path)))) },
 		run:       w.grep,

@@ -58,6 +58,7 @@ func (w *Workspace) listDirTool() tool.Tool {
 				"include_ignored": {"type": "boolean", "description": "Also list what ignore files (.gitignore, .ignore) leave out; default false."}
 			}`),
 			Annotations: tool.Annotations{Title: "List folder", ReadOnly: true, Idempotent: true},
+			More:        "list the folders below one by one, or use glob with a narrower pattern",
 		},
 		footprint: func(a listDirArgs) tool.Touches { return tool.Reads(tool.Paths(w.footprintPath(orRoot(a.Path)))) },
 		run:       w.listDir,
@@ -176,6 +177,7 @@ func (w *Workspace) globTool() tool.Tool {
 				"include_ignored": {"type": "boolean", "description": "Also match what ignore files (.gitignore, .ignore) leave out; default false."}
 			}`, "pattern"),
 			Annotations: tool.Annotations{Title: "Find files", ReadOnly: true, Idempotent: true},
+			More:        "use a narrower pattern to see the rest",
 		},
 		footprint: func(globArgs) tool.Touches { return tool.Reads(tool.Paths(w.root)) },
 		run:       w.glob,

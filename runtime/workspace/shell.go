@@ -61,6 +61,8 @@ func (w *Workspace) runShellTool() tool.Tool {
 			Description: description,
 			Parameters:  schema("{"+properties+"}", "command"),
 			Annotations: tool.Annotations{Title: "Run shell command", Destructive: true, OpenWorld: true},
+			More: "to see the rest, run the command again with its output redirected to a file, and read that in parts " +
+				"with read_file or filter it with grep, head or tail",
 		},
 		footprint: w.shellTouches,
 		run:       w.runShell,
@@ -146,6 +148,11 @@ func (w *Workspace) runShell(ctx context.Context, a runShellArgs) tool.Return {
 	}
 
 	text := out.String()
+	if raw := string(out.head) + string(out.tail); tool.IsBinary(raw) {
+		// Mojibake would cost the model many tokens and say nothing; the
+		// exit status below still tells how the command ended.
+		text = tool.DescribeBinary(raw, out.total) + "\n"
+	}
 	if text == "" {
 		text = "(no output)\n"
 	} else if !strings.HasSuffix(text, "\n") {
