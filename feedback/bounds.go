@@ -24,8 +24,10 @@ func Bound(text string, max int, more string) (string, bool) {
 	}
 	note := func(cut int) string {
 		s := fmt.Sprintf("\n[… %s of this result were cut here: the whole was %s, and only its start and end are shown.", size(cut), size(len(text)))
-		if more != "" {
-			s += " " + strings.TrimRight(more, ".") + "."
+		if more = strings.TrimRight(strings.TrimSpace(more), "."); more != "" {
+			// The tool's advice starts a sentence of its own.
+			r, n := utf8.DecodeRuneInString(more)
+			s += " " + strings.ToUpper(string(r)) + more[n:] + "."
 		}
 		return s + " …]\n"
 	}

@@ -189,7 +189,7 @@ func TestToolResultsAreBounded(t *testing.T) {
 		{"calls": [{"name": "t__big", "args": {"bytes": 1048576}}, {"name": "t__big", "args": {"bytes": 9437184}},
 		           {"name": "t__big", "args": {"bytes": 20971520}}, {"name": "t__binary"},
 		           {"name": "run_shell", "args": {"command": "head -c 300000 /dev/urandom"}}]},
-		{"expect": ["of this result were cut here: the whole was 9.0 MiB", "Ask the tool for less"],
+		{"expect": ["of this result were cut here: the whole was 9.0 MiB", "To see the rest, ask the tool for less"],
 		 "calls": [{"name": "t__echo", "args": {"text": "still up"}}]},
 		{"expect": ["still up"], "calls": [{"name": "finish", "args": {"summary": "done"}}]}
 	]}`)
@@ -214,7 +214,7 @@ func TestToolResultsAreBounded(t *testing.T) {
 		ev := byIndex[float64(i)]
 		text := ev["result"].(string)
 		if len(text) > 65536 || ev["whole"] != float64(whole) || !strings.Contains(text, "of this result were cut here") ||
-			!strings.Contains(text, "ask the tool for less") || !strings.HasPrefix(text, "a line of text") {
+			!strings.Contains(text, "To see the rest, ask the tool for less") || !strings.HasPrefix(text, "a line of text") {
 			t.Errorf("the %d-byte answer: %d bytes read, whole %v:\n%.300s", whole, len(text), ev["whole"], text)
 		}
 	}
