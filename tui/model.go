@@ -10,11 +10,14 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/tui/diffview"
+	"github.com/agenttui/agenttui/tui/export"
+	"github.com/agenttui/agenttui/tui/markdown"
 )
 
 // MinWidth and MinHeight are the smallest terminal the console draws in;
@@ -74,8 +77,38 @@ type Options struct {
 	// focus changes; zero means DefaultGrace, negative means none.
 	Grace time.Duration
 	// Editor returns the command that opens a file in the person's editor
-	// (e on a pending write); nil means $VISUAL, else $EDITOR, else vi.
+	// (e on a pending write, Ctrl+G in the input); nil means $VISUAL,
+	// else $EDITOR, else vi.
 	Editor func(path string) *exec.Cmd
+	// History keeps what the person types across consoles of the
+	// workspace, for ↑, Ctrl+P and Ctrl+R; nil keeps this console's only.
+	History History
+
+	// The slash commands that reach beyond the console call these. Each
+	// that is nil makes its command say it is not available. Those that
+	// may be slow are called in their own goroutine, never while a run is
+	// going, and no run starts until they return.
+
+	// SwitchModel switches the model from the next turn on (/model) and
+	// returns the new model's name; its error says why it could not,
+	// such as a missing API key.
+	SwitchModel func(spec string) (string, error)
+	// Compact compacts the session's conversation (/compact [focus]),
+	// keeping focus, when given, in the summary.
+	Compact func(focus string) error
+	// NewSession ends the session and starts a fresh one in the same
+	// console (/clear).
+	NewSession func() (Opened, error)
+	// Sessions lists the stored sessions of the workspace, newest first
+	// (/sessions).
+	Sessions func() ([]SessionInfo, error)
+	// Resume ends the session and opens the stored session id in its
+	// place (/resume id): its history is shown, and an interrupted
+	// session carries on.
+	Resume func(id string) (Opened, error)
+	// ExportDir is where /export writes a file given without a folder;
+	// empty means the Workspace.
+	ExportDir string
 }
 
 // focusArea is the part of the screen keys go to.
@@ -118,7 +151,7 @@ type Model struct {
 	transcript transcriptModel
 	board      boardModel
 	detail     detailPane
-	input      inputLine
+	input      inputBox
 	grant      grantChooser
 	diffScreen diffScreen
 	servers    serverLine
@@ -158,6 +191,17 @@ type Model struct {
 	replaying bool
 	lastAt    time.Time
 
+	// busy says what a slash command that replaces or compacts the
+	// session is doing; opening is true meanwhile.
+	busy string
+	// export gathers the session's events for /export.
+	export *export.Log
+	// md renders the model's finished text as Markdown; see markdown().
+	md *markdown.Renderer
+	// term hands the terminal over to the person's editor, when the
+	// console runs in one (see Run).
+	term *handover
+
 	note      string
 	quitArmed bool
 }
@@ -181,7 +225,7 @@ func New(opts Options) Model {
 		transcript: newTranscript(),
 		board:      newBoard(opts.Workspace, now, grace),
 		detail:     newDetail(),
-		input:      newInput(opts.Prefill),
+		input:      newInput(opts.Prefill, commands()),
 		grant:      newGrantChooser(),
 		diffScreen: newDiffScreen(),
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
@@ -190,6 +234,10 @@ func New(opts Options) Model {
 		mode:       mode,
 		session:    cleanLine(opts.Session),
 		opening:    opts.Open != nil,
+		export:     newExport(opts.Workspace),
+	}
+	if opts.History != nil {
+		m.input.setHistory(opts.History.Entries())
 	}
 	m.board.Keys, m.transcript.Keys, m.input.Keys, m.grant.Keys = m.keys.Board, m.keys.Transcript, m.keys.Input, m.keys.Grant
 	m.diffScreen.Keys = m.keys.Diff
@@ -283,6 +331,19 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Only a redraw: the hints change now that the keys work.
 	case editorDone:
 		m.editorReturned(msg)
+	case inputEdited:
+		m.inputEdited(msg)
+	case compacted:
+		m.opening, m.busy = false, ""
+		if msg.err != nil {
+			m.say("could not compact the conversation: "+cleanLine(msg.err.Error()), true)
+		} else {
+			m.say("compacted the conversation", false)
+		}
+	case sessionSwitched:
+		cmds = append(cmds, m.switched(msg))
+	case sessionsListed:
+		m.listed(msg)
 	case tea.MouseMsg:
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
@@ -292,6 +353,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.KeyMsg:
 		cmds = append(cmds, m.key(msg))
+	default:
+		if isShiftEnter(msg) && m.focus == focusInput && !m.help.open && !m.grant.open && !m.diffScreen.open {
+			m.input.newline()
+		}
 	}
 	cmds = append(cmds, m.startTicking())
 	m.layout()
@@ -333,6 +398,11 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.diffScreen.open {
 		return m.diffKey(msg)
+	}
+	if m.focus == focusInput && m.input.overlay() && key.Matches(msg, m.input.Keys.Close, m.input.Keys.Complete) {
+		// The menu or the history search is open: Esc closes it and Tab
+		// completes, rather than stopping the run or moving focus.
+		return m.inputKey(msg)
 	}
 	switch {
 	case key.Matches(msg, g.Stop):
@@ -378,10 +448,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch m.focus {
 	case focusInput:
-		if key.Matches(msg, m.input.Keys.Submit) && !msg.Paste {
-			return m.submit()
-		}
-		return m.input.Update(msg)
+		return m.inputKey(msg)
 	case focusBoard:
 		return m.boardKey(msg)
 	case focusTranscript:
@@ -392,6 +459,30 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.transcript.Update(msg)
 	}
 	return nil
+}
+
+// inputKey routes a key to the input and acts on what it asks.
+func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
+	act, cmd := m.input.Update(msg)
+	switch act {
+	case inputSubmit:
+		return m.submit()
+	case inputEditor:
+		return m.editInput()
+	}
+	return cmd
+}
+
+// isShiftEnter reports whether msg is Shift+Enter from a terminal that sends
+// it as a key of its own, in the CSI u form (ESC [13;2u) or xterm's
+// modifyOtherKeys form (ESC [27;2;13~). Bubbletea v1 does not know either
+// and passes them on as an unknown sequence, which prints as its bytes.
+func isShiftEnter(msg tea.Msg) bool {
+	if fmt.Sprintf("%T", msg) != "tea.unknownCSISequenceMsg" {
+		return false
+	}
+	s := fmt.Sprint(msg)
+	return s == "?CSI[49 51 59 50 117]?" || s == "?CSI[50 55 59 50 59 49 51 126]?"
 }
 
 // boardKey routes a key to the board and acts on what it asks.
@@ -446,7 +537,8 @@ func (m *Model) diffKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// submit acts on Enter in the input.
+// submit acts on Enter in the input: it sends the goal, answer or
+// follow-up, carries out a slash command, or skips a call with the reason.
 func (m *Model) submit() tea.Cmd {
 	text := strings.TrimSpace(m.input.value())
 	if m.input.mode == modeReason {
@@ -463,6 +555,20 @@ func (m *Model) submit() tea.Cmd {
 		m.board.personChange()
 		return nil
 	}
+	if strings.HasPrefix(text, "/") && !strings.HasPrefix(text, "//") {
+		// A command, never a message: an unknown one stays in the input
+		// to be mended.
+		cmd, ok := m.runCommand(text)
+		if ok {
+			m.remember(text)
+			m.input.reset()
+		}
+		return cmd
+	}
+	if strings.HasPrefix(text, "//") {
+		// "//" sends a message that begins with "/".
+		text = text[1:]
+	}
 	switch {
 	case m.openErr != "":
 		m.note = "the session could not be opened (see above) · ctrl+c twice quits"
@@ -477,21 +583,50 @@ func (m *Model) submit() tea.Cmd {
 		// The session is being readied (a journal read, servers
 		// started): the input starts as soon as it is open.
 		m.queued = text
+		m.remember(text)
 		m.input.reset()
 		m.note = "opening the session; your input starts as soon as it is open"
+		if m.busy != "" {
+			m.note = m.busy + " your input starts once it is done"
+		}
 		return nil
 	}
+	m.remember(text)
 	return m.start(text)
 }
 
+// remember adds text to the history: the store's, when there is one, which
+// keeps it with its secrets redacted, and this console's.
+func (m *Model) remember(text string) {
+	kept := text
+	if h := m.opts.History; h != nil {
+		var err error
+		if kept, err = h.Add(text); err != nil {
+			m.transcript.add(noteItem{text: "warning: " + cleanLine(err.Error()), warn: true})
+		}
+	}
+	m.input.remember(kept)
+}
+
 // cycleMode moves the approval mode to the next one.
-func (m *Model) cycleMode() {
-	next := m.mode.Next()
+func (m *Model) cycleMode() { m.setMode(m.mode.Next()) }
+
+// setMode sets the approval mode, for the calls of the replies to come.
+func (m *Model) setMode(next approval.Mode) {
 	if m.opts.Policy != nil {
 		m.opts.Policy.SetMode(next)
 	}
 	m.mode = next
 	m.note = fmt.Sprintf("approval mode: %s (for calls of the replies to come)", next)
+}
+
+// markdown returns the renderer of the model's text, made at its first use:
+// by then the first frame is drawn, so the terminal's background is known.
+func (m *Model) markdown() *markdown.Renderer {
+	if m.md == nil {
+		m.md = markdown.New(lipgloss.ColorProfile(), lipgloss.HasDarkBackground())
+	}
+	return m.md
 }
 
 // offerGrants opens the grant chooser for c, a call waiting for approval,
