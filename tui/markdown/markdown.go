@@ -102,12 +102,7 @@ func (r *Renderer) build(width int) (*glamour.TermRenderer, error) {
 		// Links in tables are shown in place, as text and URL, like
 		// every other link.
 		glamour.WithInlineTableLinks(true),
-	}
-	switch r.profile {
-	case termenv.TrueColor:
-		opts = append(opts, glamour.WithChromaFormatter("terminal16m"))
-	case termenv.ANSI:
-		opts = append(opts, glamour.WithChromaFormatter("terminal16"))
+		glamour.WithChromaFormatter(formatterName(r.profile)),
 	}
 	return glamour.NewTermRenderer(opts...)
 }

@@ -268,3 +268,55 @@ func TestUnnamedFencesArePlainText(t *testing.T) {
 		t.Fatalf("an unnamed code block renders as %q", got)
 	}
 }
+
+func TestHighlightFollowsTheProfile(t *testing.T) {
+	code := "```go\nfunc main() {\n\tx := \"s\" // note\n}\n```"
+	sgr := regexp.MustCompile(`\x1b\[([0-9;]*)m`)
+	for _, c := range []struct {
+		p    termenv.Profile
+		want *regexp.Regexp
+	}{
+		{termenv.ANSI, regexp.MustCompile(`^(0|1|3|4|3[0-7]|9[0-7]|4[0-7]|10[0-7])$`)},
+		{termenv.ANSI256, regexp.MustCompile(`^(0|1|3|4|[34]8;5;[0-9]+)$`)},
+		{termenv.TrueColor, regexp.MustCompile(`^(0|1|3|4|[34]8;2;[0-9]+;[0-9]+;[0-9]+)$`)},
+	} {
+		out := strings.Join(New(c.p, true).Render(code, 60), "\n")
+		if ansi.Strip(out) != "  func main() {\n      x := \"s\" // note\n  }" {
+			t.Fatalf("profile %v: the code reads %q", c.p, ansi.Strip(out))
+		}
+		n := 0
+		for _, m := range sgr.FindAllStringSubmatch(out, -1) {
+			for _, part := range splitSGR(m[1]) {
+				if part != "" && !c.want.MatchString(part) {
+					t.Fatalf("profile %v wrote %q", c.p, m[0])
+				}
+			}
+			n++
+		}
+		if n < 4 {
+			t.Fatalf("profile %v: the code is hardly styled: %q", c.p, out)
+		}
+	}
+}
+
+// splitSGR splits SGR parameters into attributes, keeping each extended
+// colour (38;5;n, 48;2;r;g;b) whole.
+func splitSGR(params string) []string {
+	var out []string
+	f := strings.Split(params, ";")
+	for i := 0; i < len(f); i++ {
+		if (f[i] == "38" || f[i] == "48") && i+1 < len(f) {
+			n := 3
+			if f[i+1] == "2" {
+				n = 5
+			}
+			if i+n <= len(f) {
+				out = append(out, strings.Join(f[i:i+n], ";"))
+				i += n - 1
+				continue
+			}
+		}
+		out = append(out, f[i])
+	}
+	return out
+}
