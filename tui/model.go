@@ -461,30 +461,6 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// inputKey routes a key to the input and acts on what it asks.
-func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
-	act, cmd := m.input.Update(msg)
-	switch act {
-	case inputSubmit:
-		return m.submit()
-	case inputEditor:
-		return m.editInput()
-	}
-	return cmd
-}
-
-// isShiftEnter reports whether msg is Shift+Enter from a terminal that sends
-// it as a key of its own, in the CSI u form (ESC [13;2u) or xterm's
-// modifyOtherKeys form (ESC [27;2;13~). Bubbletea v1 does not know either
-// and passes them on as an unknown sequence, which prints as its bytes.
-func isShiftEnter(msg tea.Msg) bool {
-	if fmt.Sprintf("%T", msg) != "tea.unknownCSISequenceMsg" {
-		return false
-	}
-	s := fmt.Sprint(msg)
-	return s == "?CSI[49 51 59 50 117]?" || s == "?CSI[50 55 59 50 59 49 51 126]?"
-}
-
 // boardKey routes a key to the board and acts on what it asks.
 func (m *Model) boardKey(msg tea.KeyMsg) tea.Cmd {
 	before := m.board.focus
@@ -535,77 +511,6 @@ func (m *Model) diffKey(msg tea.KeyMsg) tea.Cmd {
 		m.detail.toggleLayout(m.width)
 	}
 	return nil
-}
-
-// submit acts on Enter in the input: it sends the goal, answer or
-// follow-up, carries out a slash command, or skips a call with the reason.
-func (m *Model) submit() tea.Cmd {
-	text := strings.TrimSpace(m.input.value())
-	if m.input.mode == modeReason {
-		c := m.input.reasonFor
-		m.input.closeReason()
-		m.setFocus(focusBoard)
-		switch {
-		case c == nil || c.req == nil:
-			m.note = "that call is no longer waiting for approval"
-		default:
-			c.answer(approval.SkipWith(text))
-			m.note = fmt.Sprintf("skipped #%d %s", c.index+1, c.name)
-		}
-		m.board.personChange()
-		return nil
-	}
-	if strings.HasPrefix(text, "/") && !strings.HasPrefix(text, "//") {
-		// A command, never a message: an unknown one stays in the input
-		// to be mended.
-		cmd, ok := m.runCommand(text)
-		if ok {
-			m.remember(text)
-			m.input.reset()
-		}
-		return cmd
-	}
-	if strings.HasPrefix(text, "//") {
-		// "//" sends a message that begins with "/".
-		text = text[1:]
-	}
-	switch {
-	case m.openErr != "":
-		m.note = "the session could not be opened (see above) · ctrl+c twice quits"
-		return nil
-	case m.run != nil || m.queued != "":
-		m.note = "a run is going: wait for its outcome, or press esc to stop it; your text stays in the input"
-		return nil
-	case text == "":
-		m.note = "type something first"
-		return nil
-	case m.opening:
-		// The session is being readied (a journal read, servers
-		// started): the input starts as soon as it is open.
-		m.queued = text
-		m.remember(text)
-		m.input.reset()
-		m.note = "opening the session; your input starts as soon as it is open"
-		if m.busy != "" {
-			m.note = m.busy + " your input starts once it is done"
-		}
-		return nil
-	}
-	m.remember(text)
-	return m.start(text)
-}
-
-// remember adds text to the history: the store's, when there is one, which
-// keeps it with its secrets redacted, and this console's.
-func (m *Model) remember(text string) {
-	kept := text
-	if h := m.opts.History; h != nil {
-		var err error
-		if kept, err = h.Add(text); err != nil {
-			m.transcript.add(noteItem{text: "warning: " + cleanLine(err.Error()), warn: true})
-		}
-	}
-	m.input.remember(kept)
 }
 
 // cycleMode moves the approval mode to the next one.
