@@ -235,7 +235,7 @@ func (m *Model) switched(s sessionSwitched) tea.Cmd {
 	m.opening, m.busy = false, ""
 	if s.err != nil {
 		m.say(fmt.Sprintf("could not open %s: %s", cleanLine(s.what), cleanLine(s.err.Error())), true)
-		return nil
+		return m.startQueued()
 	}
 	m.resetSession()
 	if s.o.ID == "" {
@@ -267,6 +267,17 @@ func (m *Model) resetSession() {
 	}
 	m.input.setMode(modeGoal, "")
 	m.setFocus(focusInput)
+}
+
+// startQueued starts the input sent while a slash command was busy with
+// the session, now that it is done.
+func (m *Model) startQueued() tea.Cmd {
+	q := m.queued
+	if q == "" {
+		return nil
+	}
+	m.queued = ""
+	return m.start(q)
 }
 
 // sessionsListed carries the answer to /sessions.

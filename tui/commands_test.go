@@ -151,7 +151,8 @@ func TestCompactCommand(t *testing.T) {
 	mustContain(t, h.view(), "compaction is not available in this build yet")
 
 	var focus string
-	h = newHarness(t, Options{Compact: func(f string) error { focus = f; return nil }})
+	inputs := make(chan string, 1)
+	h = newHarness(t, Options{Compact: func(f string) error { focus = f; return nil }, Run: recordingRun(inputs)})
 	msg := h.commandMsg("/compact keep the test names")
 	if _, ok := msg.(compacted); !ok || focus != "keep the test names" {
 		t.Fatalf("/compact sent %#v with focus %q", msg, focus)
@@ -161,8 +162,11 @@ func TestCompactCommand(t *testing.T) {
 	if h.m.run != nil || h.m.queued != "queued meanwhile" {
 		t.Fatal("input sent while compacting did not wait")
 	}
-	h.update(msg)
+	launch(h.update(msg))
 	mustContain(t, h.view(), "compacted the conversation")
+	if in, ok := startedWith(t, h, inputs); !ok || in != "queued meanwhile" {
+		t.Fatalf("the input sent while compacting started as %q (%v), want it started once compaction was done", in, ok)
+	}
 }
 
 func TestClearCommand(t *testing.T) {

@@ -340,6 +340,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else {
 			m.say("compacted the conversation", false)
 		}
+		cmds = append(cmds, m.startQueued())
 	case sessionSwitched:
 		cmds = append(cmds, m.switched(msg))
 	case sessionsListed:
