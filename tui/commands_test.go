@@ -259,6 +259,11 @@ func TestSlashMenu(t *testing.T) {
 	h.typeText("/")
 	screen := h.view()
 	mustContain(t, screen, "▸ /help", "every key and command", "/mode <ask|reads|auto|plan>", "… 3 more", "tab complete")
+	// However small the terminal, the menu leaves the screen whole.
+	for _, size := range [][2]int{{MinWidth, MinHeight}, {60, 16}, {120, 40}} {
+		h.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		checkScreen(t, h.view(), size[0], size[1])
+	}
 	h.typeText("ex")
 	mustContain(t, h.view(), "▸ /export [file]", "write the transcript as Markdown")
 	h.key("tab")
