@@ -239,6 +239,12 @@ func TestGrantReleasesWaitingCallsAndCoversLaterOnes(t *testing.T) {
 	if got := decide(p, other); got != "ask by mode:reads" {
 		t.Errorf("a later call outside docs/: %s", got)
 	}
+	// A new session starts without the grants of the one before.
+	p.ClearGrants()
+	if got := decide(p, docsA); got != "ask by mode:reads" || len(p.Grants()) != 0 {
+		t.Errorf("after ClearGrants, a call under docs/: %s (grants %v)", got, p.Grants())
+	}
+	p.AddGrant(opts[1])
 	deny := rule("write_file", AskFirst, "careful")
 	if err := p.SetRules([]NamedRule{deny}); err != nil {
 		t.Fatal(err)

@@ -128,6 +128,14 @@ func (p *Policy) AddGrant(g Grant) int {
 	return released
 }
 
+// ClearGrants takes back every grant given so far, as when the console
+// starts a new session: grants hold for one session.
+func (p *Policy) ClearGrants() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.grants = nil
+}
+
 // Grants returns the grants given so far.
 func (p *Policy) Grants() []Grant {
 	p.mu.Lock()

@@ -101,6 +101,23 @@ type Agent struct {
 	// replaced holds a catalogue set by SetCatalog, which takes effect at
 	// the next turn.
 	replaced atomic.Pointer[Catalog]
+	// contextSet holds a policy set by SetContextPolicy, which takes
+	// effect at the next turn.
+	contextSet atomic.Pointer[ContextPolicy]
+}
+
+// SetContextPolicy replaces Context from the next turn on, such as when the
+// person switches to a model with another window. It is safe to call at any
+// time, from any goroutine.
+func (a *Agent) SetContextPolicy(p ContextPolicy) { a.contextSet.Store(&p) }
+
+// ContextPolicy returns the context policy the next turn follows: the last
+// one SetContextPolicy gave, or Context.
+func (a *Agent) ContextPolicy() ContextPolicy {
+	if p := a.contextSet.Load(); p != nil {
+		return *p
+	}
+	return a.Context
 }
 
 // SetCatalog replaces the catalogue from the next model turn on, such as when
@@ -351,7 +368,7 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 		}
 		s.Usage = s.Usage.Add(reply.Usage)
 		s.meter.report(reply.Usage, len(s.Messages)+1)
-		a.emit(UsageReported{Turn: turn, Usage: reply.Usage, Total: s.Usage, Context: a.Context.use(reply.Usage.InputTokens + reply.Usage.OutputTokens)})
+		a.emit(UsageReported{Turn: turn, Usage: reply.Usage, Total: s.Usage, Context: a.ContextPolicy().use(reply.Usage.InputTokens + reply.Usage.OutputTokens)})
 
 		outcome, invalid, ended := r.handleReply(ctx, turn, reply)
 		a.emit(TurnEnded{Turn: turn})

@@ -213,7 +213,7 @@ func (a *Agent) Compact(ctx context.Context, s *Session, focus string) error {
 // request would cross the threshold. A compaction that fails is reported
 // and the request is sent as it is: it may still fit.
 func (r *run) compactIfNeeded(ctx context.Context, turn int) {
-	p := r.agent.Context
+	p := r.agent.ContextPolicy()
 	if p.Window <= 0 || p.AutoCompact <= 0 {
 		return
 	}
@@ -233,7 +233,7 @@ func (r *run) compactIfNeeded(ctx context.Context, turn int) {
 // whole old conversation or the compacted one.
 func (r *run) compact(ctx context.Context, turn int, reason CompactReason, focus string) error {
 	a, s := r.agent, r.session
-	window := a.Context.Window
+	window := a.ContextPolicy().Window
 	if window <= 0 {
 		window = model.GuessedWindow
 	}
@@ -290,7 +290,7 @@ func (r *run) compact(ctx context.Context, turn int, reason CompactReason, focus
 	a.emit(Compacted{
 		Turn: turn, Reason: string(reason), From: 1, To: cut, Text: msg.Text, Summarizes: replies, Summary: summary,
 		Replies: replies, TokensBefore: before, TokensAfter: after, Window: window, Usage: reply.Usage,
-		Context: a.Context.use(after), At: Time{a.clock().Now()},
+		Context: a.ContextPolicy().use(after), At: Time{a.clock().Now()},
 	})
 	return nil
 }
@@ -299,7 +299,7 @@ func (r *run) compact(ctx context.Context, turn int, reason CompactReason, focus
 // after compacting the conversation once (compacted), or because it had
 // nothing older to compact (cause says why not).
 func (r *run) overflowed(err error, compacted bool, cause error) string {
-	p := r.agent.Context
+	p := r.agent.ContextPolicy()
 	window := "its size is not known"
 	switch {
 	case p.Window > 0 && p.Guessed:

@@ -94,3 +94,41 @@ func TestViewDoesNotGrowWithSession(t *testing.T) {
 		}
 	}
 }
+
+// sessionOfTurns returns a console at 120×40 whose transcript holds n
+// finished turns, each a Markdown reply and one call, with text typed in
+// the input.
+func sessionOfTurns(tb testing.TB, n int) Model {
+	clock := &fakeClock{t: t0}
+	m := New(Options{Bridge: NewBridge(clock.now), Now: clock.now, Workspace: ws, Model: "demo"})
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.start("goal")
+	items := []any{}
+	for turn := 1; turn <= n; turn++ {
+		items = append(items,
+			runtime.ReplyReceived{Turn: turn, Text: fmt.Sprintf("Turn %d: reading `file%d.go` **first**, then:\n\n- editing it\n- testing it", turn, turn),
+				Calls: []runtime.PlannedCall{pc(0, "read_file", fmt.Sprintf(`{"path":"file%d.go"}`, turn), reads("f.go"), 1)}},
+			decide(turn, 0, "run", "mode:reads", "reads"), started(turn, 0, "read_file", t0),
+			finished(turn, 0, "read_file", "success", "", "package f", 2), runtime.TurnEnded{Turn: turn})
+	}
+	m, _ = updateModel(m, eventsMsg(items))
+	out := runtime.Succeeded("done", nil)
+	m, _ = updateModel(m, eventsMsg{runtime.RunFinished{Outcome: out}, runDone{run: m.run, outcome: out}})
+	m.input.setValue("a prompt of a few words,\nover two lines")
+	_ = m.View()
+	return m
+}
+
+// BenchmarkKeystroke measures one key typed in the input, Update and View
+// together, with a 2,000-turn transcript: a letter, then a backspace, so the
+// text stays the same size.
+func BenchmarkKeystroke(b *testing.B) {
+	m := sessionOfTurns(b, 2000)
+	keys := []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune{'x'}}, {Type: tea.KeyBackspace}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m, _ = updateModel(m, keys[i%2])
+		_ = m.View()
+	}
+}

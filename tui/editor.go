@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -62,10 +63,74 @@ func (m *Model) editChange(c *call) tea.Cmd {
 		edit = editorCommand
 	}
 	m.note = fmt.Sprintf("editing #%d %s: save and quit to approve it with your version; quit without saving leaves it waiting", c.index+1, c.name)
-	return tea.ExecProcess(edit(file), func(err error) tea.Msg {
+	return m.exec(edit(file), func(err error) tea.Msg {
 		done.err = err
 		return done
 	})
+}
+
+// exec runs c, the person's editor, in the console's terminal: bubbletea
+// stops reading keys and drawing, and the console hands the terminal over
+// (its own screen and modes off, the terminal as it found it) and takes it
+// back with a full redraw once c exits. done makes the message that says so.
+func (m *Model) exec(c *exec.Cmd, done func(error) tea.Msg) tea.Cmd {
+	if m.term != nil {
+		return tea.Exec(m.term.command(c), done)
+	}
+	return tea.ExecProcess(c, done)
+}
+
+// inputEdited says the editor the person opened on the input has exited.
+type inputEdited struct {
+	file, dir string
+	err       error
+}
+
+// editInput opens what is typed in the person's editor; what they save
+// becomes the input.
+func (m *Model) editInput() tea.Cmd {
+	dir, err := os.MkdirTemp("", "agenttui-input-")
+	if err != nil {
+		m.note = "could not open the editor: " + cleanLine(err.Error())
+		return nil
+	}
+	// Markdown, so the editor highlights what people write to models.
+	file := filepath.Join(dir, "input.md")
+	if err := os.WriteFile(file, []byte(m.input.value()), 0o600); err != nil {
+		os.RemoveAll(dir)
+		m.note = "could not open the editor: " + cleanLine(err.Error())
+		return nil
+	}
+	edit := m.opts.Editor
+	if edit == nil {
+		edit = editorCommand
+	}
+	m.note = "editing the input: save and quit, and what you saved is the input"
+	return m.exec(edit(file), func(err error) tea.Msg { return inputEdited{file: file, dir: dir, err: err} })
+}
+
+// inputEdited takes up what the person saved as the input. An editor that
+// failed leaves the input as it was.
+func (m *Model) inputEdited(e inputEdited) {
+	defer os.RemoveAll(e.dir)
+	data, err := os.ReadFile(e.file)
+	switch {
+	case e.err != nil:
+		m.note = "the editor failed (" + cleanLine(e.err.Error()) + "); the input is as it was"
+		return
+	case err != nil:
+		m.note = "could not read what the editor saved (" + cleanLine(err.Error()) + "); the input is as it was"
+		return
+	}
+	// Editors end a file with a newline the person did not mean to send.
+	text := strings.TrimRight(string(data), "\n")
+	if text == m.input.value() {
+		m.note = "the input is unchanged"
+		return
+	}
+	m.input.setValue(text)
+	m.note = "the input is what you saved: enter sends it"
+	m.setFocus(focusInput)
 }
 
 // editorReturned takes up what the person saved: it approves the call with

@@ -16,7 +16,8 @@ type helpOverlay struct {
 func (h *helpOverlay) toggle() { h.open = !h.open }
 
 // View draws the overlay in exactly height lines, listing every binding of
-// keys by the part it belongs to, in two columns when one does not fit.
+// keys by the part it belongs to, and the slash commands; in two columns
+// when one does not fit.
 func (h helpOverlay) View(keys KeyMap, width, height int) string {
 	titles := []string{"On the board", "In the input and the transcript", "Anywhere", "In the full-screen diff (f)"}
 	var blocks [][]string
@@ -27,15 +28,27 @@ func (h helpOverlay) View(keys KeyMap, width, height int) string {
 		}
 		blocks = append(blocks, append(block, ""))
 	}
+	cmds := []string{stTitle.Render("Slash commands") + stDim.Render(" (type / in the input; tab completes)")}
+	for _, c := range commands() {
+		cmds = append(cmds, "  "+stKey.Render(pad(strings.TrimSpace("/"+c.name+" "+c.args), 30))+" "+c.desc)
+	}
+	blocks = append(blocks, append(cmds, "  "+stKey.Render(pad("//text", 30))+" "+"send text that begins with /", ""))
 	var lines []string
 	for _, b := range blocks {
 		lines = append(lines, b...)
 	}
 	head := []string{stTitle.Render("Keys") + stDim.Render(" · esc or ? closes this · approvals are ignored for ½ s after the call under focus changes"), ""}
 	if len(lines)+2 > height && width >= 80 {
+		// Two columns, each block going to the shorter one.
 		half := width / 2
-		left := append(append([]string{}, blocks[0]...), blocks[2]...)
-		right := append(append([]string{}, blocks[1]...), blocks[3]...)
+		var left, right []string
+		for _, b := range blocks {
+			if len(left) <= len(right) {
+				left = append(left, b...)
+			} else {
+				right = append(right, b...)
+			}
+		}
 		lines = nil
 		for i := 0; i < max(len(left), len(right)); i++ {
 			var l, r string

@@ -2,14 +2,18 @@ package tui
 
 import (
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// inputMode is what the input line is for.
+// inputMode is what the input is for.
 type inputMode int
 
 const (
@@ -19,84 +23,289 @@ const (
 	modeReason                    // the reason for skipping a call
 )
 
-// inputLine is the input line: the goal, the answer to a clarification
-// question, a follow-up, or the reason for a skip. When the agent asks a
-// question, the question is shown above the line.
-type inputLine struct {
+// inputAction is what a key in the input asks of the console.
+type inputAction int
+
+const (
+	inputNone   inputAction = iota
+	inputSubmit             // send what is typed
+	inputEditor             // open what is typed in the person's editor
+)
+
+// maxInputRows is how many rows of text the input grows to before it
+// scrolls; a short terminal allows fewer (see Model.inputRows).
+const maxInputRows = 6
+
+// menuRows is how many entries the slash-command menu shows at once.
+const menuRows = 6
+
+// inputBox is the input: the goal, the answer to a clarification question,
+// a follow-up, a slash command, or the reason for a skip. It holds several
+// lines and grows with them up to a few rows, then scrolls. It recalls
+// earlier inputs (↑ on its first line, ↓ on its last, Ctrl+P and Ctrl+N),
+// searches them (Ctrl+R), and completes slash commands from a small menu.
+//
+// The text is edited by bubbles' textarea; the box draws it at the height
+// its text needs and keeps the cursor in view itself.
+type inputBox struct {
 	// Keys are the input's keys.
 	Keys InputKeys
 
-	ti       textinput.Model
+	ta       textarea.Model
 	mode     inputMode
 	question string // clean
 	// reasonFor is the call a skip reason is for; draft and draftMode are
-	// what the line held before the reason prompt opened.
+	// what the input held before the reason prompt opened.
 	reasonFor *call
 	draft     string
 	draftMode inputMode
+	// placeholder is shown when nothing is typed; busy replaces it while a
+	// run is going.
+	placeholder, busy string
+
+	// top is the first row of text in view when the text is taller than
+	// the input.
+	top int
+
+	// history is the earlier inputs, oldest first; histPos is the one
+	// recalled, len(history) for the text being written (histDraft).
+	history   []string
+	histPos   int
+	histDraft string
+	// search is the Ctrl+R search under way, if any.
+	search *historySearch
+
+	// commands are the slash commands the menu offers; menuSel is the
+	// selected entry, and menuHidden is the text for which Esc closed
+	// the menu.
+	commands   []command
+	menuSel    int
+	menuHidden string
 }
 
-func newInput(prefill string) inputLine {
-	ti := textinput.New()
-	ti.Prompt = ""
+// menuEntry is one line of the slash-command menu: what Tab completes to,
+// and a description.
+type menuEntry struct {
+	completion, label, desc string
+}
+
+func newInput(prefill string, commands []command) inputBox {
+	ta := textarea.New()
+	ta.Prompt = ""
+	ta.ShowLineNumbers = false
+	ta.MaxHeight = 0 // no limit on lines: the box scrolls instead
+	ta.MaxWidth = 0
+	ta.CharLimit = 0
+	ta.EndOfBufferCharacter = ' '
 	// A blinking cursor would redraw the screen twice a second while the
 	// console is idle; a static one costs nothing.
-	ti.Cursor.SetMode(cursor.CursorStatic)
-	ti.Placeholder = "type what the agent should do, then press enter"
-	ti.PlaceholderStyle = stDim
-	ti.SetValue(prefill)
-	ti.Focus()
-	return inputLine{Keys: DefaultInputKeys(), ti: ti}
+	ta.Cursor.SetMode(cursor.CursorStatic)
+	plain := textarea.Style{
+		Base: lipgloss.NewStyle(), CursorLine: lipgloss.NewStyle(), CursorLineNumber: lipgloss.NewStyle(),
+		EndOfBuffer: lipgloss.NewStyle(), LineNumber: lipgloss.NewStyle(), Placeholder: stDim,
+		Prompt: lipgloss.NewStyle(), Text: lipgloss.NewStyle(),
+	}
+	ta.FocusedStyle, ta.BlurredStyle = plain, plain
+	km := textarea.DefaultKeyMap
+	// Enter sends; these insert a new line. Shift+Enter arrives as a key
+	// of its own only from some terminals (see Model.Update).
+	km.InsertNewline = key.NewBinding(key.WithKeys("ctrl+j", "alt+enter"))
+	// The box moves through history at the first and last line, and
+	// Ctrl+P and Ctrl+N always recall.
+	km.LinePrevious = key.NewBinding(key.WithKeys("up"))
+	km.LineNext = key.NewBinding(key.WithKeys("down"))
+	// A paste arrives as one bracketed message; reading the clipboard
+	// would need an external program.
+	km.Paste = key.NewBinding(key.WithDisabled())
+	ta.KeyMap = km
+	in := inputBox{Keys: DefaultInputKeys(), ta: ta, commands: commands}
+	in.setMode(modeGoal, "")
+	in.setValue(prefill)
+	in.ta.Focus()
+	return in
 }
 
 // value returns what was typed.
-func (in *inputLine) value() string { return in.ti.Value() }
+func (in *inputBox) value() string { return in.ta.Value() }
 
-// reset empties the line.
-func (in *inputLine) reset() { in.ti.SetValue("") }
+// setValue replaces the text, with the cursor at its end.
+func (in *inputBox) setValue(s string) {
+	in.ta.SetValue(s)
+	in.top = 0
+}
 
-// setMode switches what the line is for; question is shown in modeAnswer.
-func (in *inputLine) setMode(mode inputMode, question string) {
+// reset empties the input and forgets any recall.
+func (in *inputBox) reset() {
+	in.setValue("")
+	in.histPos, in.histDraft, in.search = len(in.history), "", nil
+}
+
+// setMode switches what the input is for; question is shown in modeAnswer.
+func (in *inputBox) setMode(mode inputMode, question string) {
 	in.mode, in.question = mode, question
 	switch mode {
 	case modeGoal:
-		in.ti.Placeholder = "type what the agent should do, then press enter"
+		in.placeholder = "type what the agent should do, then press enter · / for commands"
 	case modeFollowUp:
-		in.ti.Placeholder = "type a follow-up for the agent, then press enter"
+		in.placeholder = "type a follow-up for the agent, then press enter · / for commands"
 	case modeAnswer:
-		in.ti.Placeholder = "type your answer to the question above, then press enter"
+		in.placeholder = "type your answer to the question above, then press enter"
 	case modeReason:
-		in.ti.Placeholder = "optional; enter with nothing typed skips without a reason"
+		in.placeholder = "optional; enter with nothing typed skips without a reason"
 	}
 }
 
-// openReason turns the line into the skip-reason prompt for c, keeping what
+// openReason turns the input into the skip-reason prompt for c, keeping what
 // was typed so far for later.
-func (in *inputLine) openReason(c *call) {
-	in.draft, in.draftMode = in.ti.Value(), in.mode
+func (in *inputBox) openReason(c *call) {
+	in.draft, in.draftMode = in.value(), in.mode
 	in.reasonFor = c
-	in.ti.SetValue("")
+	in.search = nil
+	in.setValue("")
 	in.setMode(modeReason, in.question)
 }
 
-// closeReason restores the line as it was before the reason prompt.
-func (in *inputLine) closeReason() {
+// closeReason restores the input as it was before the reason prompt.
+func (in *inputBox) closeReason() {
 	in.reasonFor = nil
 	in.setMode(in.draftMode, in.question)
-	in.ti.SetValue(in.draft)
-	in.ti.CursorEnd()
+	in.setValue(in.draft)
 	in.draft = ""
 }
 
-// Update passes a key to the text field.
-func (in *inputLine) Update(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	in.ti, cmd = in.ti.Update(msg)
-	return cmd
+// setHistory gives the box the earlier inputs, oldest first.
+func (in *inputBox) setHistory(entries []string) {
+	in.history = entries
+	in.histPos = len(entries)
 }
 
-// prompt is the label before the text.
-func (in *inputLine) prompt(running bool) string {
+// remember adds text, as the history keeps it, as the newest entry.
+func (in *inputBox) remember(text string) {
+	if text == "" || (len(in.history) > 0 && in.history[len(in.history)-1] == text) {
+		in.histPos = len(in.history)
+		return
+	}
+	in.history = append(in.history, text)
+	in.histPos = len(in.history)
+}
+
+// focus and blur follow the console's focus, so keys reach the text only
+// when it has focus.
+func (in *inputBox) focus() { in.ta.Focus() }
+func (in *inputBox) blur()  { in.ta.Blur() }
+
+// overlay reports whether a search or the menu is open, whose Esc and Tab
+// the box takes before the console's own.
+func (in *inputBox) overlay() bool { return in.search != nil || len(in.menu()) > 0 }
+
+// Update handles a key while the input has focus and says what it asks of
+// the console. A paste is inserted as it is, new lines and all, and never
+// sends.
+func (in *inputBox) Update(msg tea.KeyMsg) (inputAction, tea.Cmd) {
+	if in.search != nil {
+		if done := in.searchKey(msg); done {
+			return inputNone, nil
+		}
+	}
+	if msg.Paste {
+		in.insert(string(msg.Runes))
+		return inputNone, nil
+	}
+	k := in.Keys
+	if menu := in.menu(); len(menu) > 0 {
+		switch {
+		case key.Matches(msg, k.Complete):
+			in.setValue(menu[min(in.menuSel, len(menu)-1)].completion)
+			in.menuSel = 0
+			return inputNone, nil
+		case key.Matches(msg, k.Close):
+			in.menuHidden = in.value()
+			return inputNone, nil
+		case msg.Type == tea.KeyUp:
+			in.menuSel = (in.menuSel + len(menu) - 1) % len(menu)
+			return inputNone, nil
+		case msg.Type == tea.KeyDown:
+			in.menuSel = (in.menuSel + 1) % len(menu)
+			return inputNone, nil
+		}
+	}
+	switch {
+	case key.Matches(msg, k.Submit):
+		return inputSubmit, nil
+	case key.Matches(msg, k.Editor):
+		return inputEditor, nil
+	case key.Matches(msg, k.Search) && in.mode != modeReason:
+		in.search = &historySearch{match: -1, draft: in.value()}
+		in.find(len(in.history) - 1)
+		return inputNone, nil
+	case key.Matches(msg, k.Older) && in.mode != modeReason && (msg.Type != tea.KeyUp || in.onFirstRow()):
+		in.recall(-1)
+		return inputNone, nil
+	case key.Matches(msg, k.Newer) && in.mode != modeReason && (msg.Type != tea.KeyDown || in.onLastRow()):
+		in.recall(1)
+		return inputNone, nil
+	}
+	before := in.value()
+	var cmd tea.Cmd
+	in.ta, cmd = in.ta.Update(msg)
+	if in.value() != before {
+		in.menuSel = 0
+	}
+	return inputNone, cmd
+}
+
+// newline inserts a line break at the cursor.
+func (in *inputBox) newline() { in.ta.InsertString("\n") }
+
+// insert inserts pasted text at the cursor. Terminals send a pasted line
+// break as CR; CRLF and CR both become one new line.
+func (in *inputBox) insert(s string) {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	in.ta.InsertString(s)
+}
+
+// onFirstRow and onLastRow report whether the cursor is on the first or the
+// last row of the text as drawn, where ↑ and ↓ leave the text for the
+// history.
+func (in *inputBox) onFirstRow() bool { return in.ta.Line() == 0 && in.ta.LineInfo().RowOffset == 0 }
+
+func (in *inputBox) onLastRow() bool {
+	li := in.ta.LineInfo()
+	return in.ta.Line() == in.ta.LineCount()-1 && li.RowOffset >= li.Height-1
+}
+
+// menu returns the slash-command menu for what is typed: the commands whose
+// name starts with it, or the choices of a command's argument.
+func (in *inputBox) menu() []menuEntry {
+	v := in.value()
+	if in.mode == modeReason || in.search != nil || !strings.HasPrefix(v, "/") || strings.HasPrefix(v, "//") ||
+		strings.Contains(v, "\n") || v == in.menuHidden {
+		return nil
+	}
+	name, arg, hasArg := strings.Cut(v[1:], " ")
+	var out []menuEntry
+	for _, c := range in.commands {
+		switch {
+		case !hasArg && strings.HasPrefix(c.name, name):
+			completion := "/" + c.name
+			if c.args != "" {
+				completion += " "
+			}
+			out = append(out, menuEntry{completion: completion, label: strings.TrimSpace("/" + c.name + " " + c.args), desc: c.desc})
+		case hasArg && c.name == name:
+			for _, ch := range c.choices {
+				if strings.HasPrefix(ch.name, arg) && ch.name != arg {
+					out = append(out, menuEntry{completion: "/" + c.name + " " + ch.name, label: ch.name, desc: ch.desc})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// label is the prompt before the text.
+func (in *inputBox) label(running bool) string {
 	switch in.mode {
 	case modeReason:
 		if c := in.reasonFor; c != nil {
@@ -114,35 +323,208 @@ func (in *inputLine) prompt(running bool) string {
 	return "Goal › "
 }
 
-// lines returns how many lines the input takes.
-func (in *inputLine) lines() int {
-	if in.mode == modeAnswer || (in.mode == modeReason && in.draftMode == modeAnswer) {
-		return 2
-	}
-	return 1
+// textWidth is the width the text is wrapped at.
+func (in *inputBox) textWidth(width int, running bool) int {
+	return max(1, width-2-ansi.StringWidth(in.label(running))-1)
 }
 
-// View draws the input: the question when there is one, then the line.
-func (in *inputLine) View(width int, hasFocus, running bool) string {
+// rows returns how many rows the text takes when wrapped at width.
+func (in *inputBox) rows(width int) int {
+	n := 0
+	for _, l := range strings.Split(in.value(), "\n") {
+		n += wrappedRows([]rune(l), width)
+	}
+	return n
+}
+
+// cursorRow returns the row of the text, as drawn at width, the cursor is
+// on.
+func (in *inputBox) cursorRow(width int) int {
+	lines := strings.Split(in.value(), "\n")
+	row := 0
+	for _, l := range lines[:min(in.ta.Line(), len(lines))] {
+		row += wrappedRows([]rune(l), width)
+	}
+	return row + in.ta.LineInfo().RowOffset
+}
+
+// inputLayout is how the input's lines are shared out.
+type inputLayout struct {
+	question, search bool
+	menu             []menuEntry
+	menuShown        int  // menu entries shown
+	menuMore         bool // a line saying how many more there are
+	textRows         int  // rows of text shown
+	textWidth, rows  int  // the width the text wraps at, and its rows
+}
+
+// lines returns how many lines the layout takes.
+func (l inputLayout) lines() int {
+	n := l.textRows + l.menuShown
+	for _, b := range []bool{l.question, l.search, l.menuMore} {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// plan shares out at most budget lines at width: the question and the
+// search line first, then the text, at most textMax rows of it, then as
+// much of the menu as fits.
+func (in *inputBox) plan(width, budget, textMax int, running bool) inputLayout {
+	l := inputLayout{
+		question:  in.mode == modeAnswer || (in.mode == modeReason && in.draftMode == modeAnswer),
+		search:    in.search != nil,
+		textWidth: in.textWidth(width, running),
+	}
+	l.rows = in.rows(l.textWidth)
+	used := l.lines()
+	l.textRows = max(1, min(l.rows, textMax, budget-used))
+	used += l.textRows
+	if l.menu = in.menu(); len(l.menu) > 0 {
+		room := budget - used
+		l.menuShown = max(0, min(len(l.menu), menuRows, room))
+		if l.menuShown < len(l.menu) && l.menuShown > 1 {
+			l.menuMore = true
+			if l.menuShown+1 > room {
+				l.menuShown--
+			}
+		}
+	}
+	return l
+}
+
+// layout sizes the text area and keeps the cursor within the rows in view.
+func (in *inputBox) layout(l inputLayout) {
+	in.ta.SetWidth(l.textWidth)
+	in.ta.SetHeight(l.rows)
+	cur := in.cursorRow(l.textWidth)
+	if cur < in.top {
+		in.top = cur
+	}
+	if cur >= in.top+l.textRows {
+		in.top = cur - l.textRows + 1
+	}
+	in.top = max(0, min(in.top, l.rows-l.textRows))
+}
+
+// View draws the input at width as l lays it out: the question when there
+// is one, the search line, the menu, then the text with the prompt before
+// its first row and arrows where it scrolls.
+func (in *inputBox) View(l inputLayout, width int, hasFocus, running bool) string {
 	mark := "  "
 	style := stDim
 	if hasFocus {
 		mark, style = symFocus+" ", stKey
 	}
-	p := mark + in.prompt(running)
-	in.ti.Width = max(1, width-ansi.StringWidth(p)-1)
-	if running && in.mode != modeReason && in.ti.Value() == "" {
-		in.ti.Placeholder = "a run is going: esc stops it; you can type your next message meanwhile"
+	var out []string
+	if l.question {
+		out = append(out, stWarn.Render(cut("  "+symAsk+" "+cleanLine(in.question), width)))
 	}
-	line := cut(style.Render(p)+in.ti.View(), width)
-	if in.lines() == 2 {
-		q := stWarn.Render(cut("  "+symAsk+" "+cleanLine(in.question), width))
-		return q + "\n" + line
+	if s := in.search; s != nil {
+		line := "  history search (ctrl+r older · enter take · esc cancel): " + cleanLine(s.query)
+		if s.match < 0 {
+			line = "  history search: nothing matches " + cleanLine(s.query) + " (backspace · esc cancel)"
+		}
+		out = append(out, stAccent.Render(cut(line, width)))
 	}
-	return line
+	if l.menuShown > 0 {
+		out = append(out, in.menuView(l, width)...)
+	}
+	label := mark + in.label(running)
+	in.ta.Placeholder = in.placeholder
+	if running && in.mode != modeReason && in.value() == "" {
+		in.ta.Placeholder = "a run is going: esc stops it; you can type your next message meanwhile"
+	}
+	in.ta.SetWidth(l.textWidth)
+	in.ta.SetHeight(l.rows)
+	text := strings.Split(in.ta.View(), "\n")
+	visible := min(l.textRows, len(text))
+	top := max(0, min(in.top, len(text)-visible))
+	blank := strings.Repeat(" ", ansi.StringWidth(label))
+	for i, row := range text[top : top+visible] {
+		// The text area pads its rows to its width; the screen needs
+		// no trailing blanks.
+		row = strings.TrimRight(row, " ")
+		prefix := blank
+		if i == 0 {
+			prefix = style.Render(label)
+		}
+		switch {
+		case i == 0 && top > 0:
+			row = pad(row, l.textWidth) + stDim.Render("↑")
+		case i == visible-1 && top+visible < len(text):
+			row = pad(row, l.textWidth) + stDim.Render("↓")
+		}
+		out = append(out, cut(prefix+row, width))
+	}
+	return strings.Join(out, "\n")
 }
 
-// focus and blur follow the console's focus, so keys reach the field only
-// when it has focus.
-func (in *inputLine) focus() { in.ti.Focus() }
-func (in *inputLine) blur()  { in.ti.Blur() }
+// menuView draws the slash-command menu: the entries l shows, the selected
+// one marked, each with its description.
+func (in *inputBox) menuView(l inputLayout, width int) []string {
+	menu := l.menu
+	sel := min(in.menuSel, len(menu)-1)
+	first := max(0, min(sel-l.menuShown+1, len(menu)-l.menuShown))
+	labelW := 0
+	for _, e := range menu {
+		labelW = max(labelW, ansi.StringWidth(e.label))
+	}
+	var out []string
+	for i := first; i < first+l.menuShown; i++ {
+		e := menu[i]
+		line := "    " + pad(e.label, labelW+2) + stDim.Render(e.desc)
+		if i == sel {
+			line = "  " + stKey.Render(symFocus+" "+pad(e.label, labelW+2)) + e.desc
+		}
+		out = append(out, cut(line, width))
+	}
+	if l.menuMore {
+		out = append(out, stDim.Render(cut(fmt.Sprintf("    … %d more · ↑↓ choose · tab completes · esc closes", len(menu)-l.menuShown), width)))
+	}
+	return out
+}
+
+// wrappedRows returns how many rows the textarea draws line in when it
+// wraps at width columns. It follows the textarea's own wrapping: words
+// move to the next row whole, a word wider than the row is broken, and a
+// row that ends exactly at the width is followed by an empty one for the
+// cursor.
+func wrappedRows(line []rune, width int) int {
+	width = max(width, 1)
+	rows := 1
+	lineW := 0  // width of the current row
+	wordW := 0  // width of the word being read
+	spaces := 0 // spaces after it
+	for _, r := range line {
+		if unicode.IsSpace(r) {
+			spaces++
+		} else {
+			wordW += runeWidth(r)
+		}
+		if spaces > 0 {
+			if lineW+wordW+spaces > width {
+				rows++
+				lineW = wordW + spaces
+			} else {
+				lineW += wordW + spaces
+			}
+			wordW, spaces = 0, 0
+			continue
+		}
+		if wordW+runeWidth(r) > width {
+			// The word alone fills the row: it goes on a row of its
+			// own, and the next starts afresh.
+			if lineW > 0 {
+				rows++
+			}
+			lineW, wordW = wordW, 0
+		}
+	}
+	if lineW+wordW+spaces >= width {
+		rows++
+	}
+	return rows
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/tui/markdown"
 )
 
 // userItem is something the person typed: a goal, an answer or a follow-up.
@@ -23,10 +24,29 @@ func (u userItem) lines(width int) []string {
 	return append([]string{""}, lines...)
 }
 
-// modelItem is a finished reply's text.
-type modelItem struct{ text string } // clean
+// modelItem is a reply's text: a complete reply's as Markdown (doc), or
+// the clean, plain text of a reply the run ended in the middle of.
+type modelItem struct {
+	doc  *markdown.Doc
+	text string
+}
 
-func (m modelItem) lines(width int) []string { return modelLines(m.text, width) }
+func (m modelItem) lines(width int) []string {
+	if m.doc == nil {
+		return modelLines(m.text, width)
+	}
+	md := m.doc.Lines(max(1, width-2))
+	out := make([]string, len(md))
+	for i, l := range md {
+		if l != "" {
+			out[i] = "  " + l
+		}
+	}
+	// The marker sets the model's text apart from the console's own
+	// lines, as it does for plain text.
+	out[0] = stAccent.Render("◆") + " " + md[0]
+	return out
+}
 
 // groupRow is one call of a finished reply, drawn on one line.
 type groupRow struct {

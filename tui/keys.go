@@ -145,16 +145,39 @@ func DefaultTranscriptKeys() TranscriptKeys {
 	}
 }
 
-// InputKeys are the keys of the input line, active when it has focus.
+// InputKeys are the keys of the input, active when it has focus.
 type InputKeys struct {
-	// Submit sends the goal, the answer, the follow-up or the skip reason.
+	// Submit sends the goal, the answer, the follow-up, the slash command
+	// or the skip reason.
 	Submit key.Binding
+	// Newline inserts a line break; it is listed here for the help, and
+	// handled by the text area (Shift+Enter by the console, from the
+	// terminals that send it as a key of its own).
+	Newline key.Binding
+	// Older and Newer recall earlier inputs; ↑ and ↓ do so on the first
+	// and last line of the text.
+	Older, Newer key.Binding
+	// Search searches the earlier inputs.
+	Search key.Binding
+	// Editor opens the input in $VISUAL or $EDITOR.
+	Editor key.Binding
+	// Complete completes the slash command or argument the menu selects.
+	Complete key.Binding
+	// Close closes the menu, or cancels the history search.
+	Close key.Binding
 }
 
 // DefaultInputKeys returns the input's key map.
 func DefaultInputKeys() InputKeys {
 	return InputKeys{
-		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send the goal, answer or skip reason")),
+		Submit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send the goal, answer, command or skip reason")),
+		Newline:  key.NewBinding(key.WithKeys("ctrl+j", "alt+enter"), key.WithHelp("ctrl+j", "new line (also alt+enter, shift+enter)")),
+		Older:    key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑/ctrl+p", "earlier input (↑ on the first line)")),
+		Newer:    key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓/ctrl+n", "later input (↓ on the last line)")),
+		Search:   key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "search earlier inputs")),
+		Editor:   key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "edit the input in $VISUAL/$EDITOR")),
+		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete the /command the menu shows")),
+		Close:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close the menu, cancel the search")),
 	}
 }
 
@@ -197,7 +220,8 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	b, g, t, d := k.Board, k.Global, k.Transcript, k.Diff
 	return [][]key.Binding{
 		{b.Up, b.Down, b.Approve, b.Skip, b.Grant, b.ApproveBatch, b.ApproveAll, b.Details, b.Layout, b.FullDiff, b.Edit},
-		{k.Input.Submit, t.Up, t.Down, t.Top, t.Bottom, t.Expand, g.PageUp, g.PageDown},
+		{k.Input.Submit, k.Input.Newline, k.Input.Older, k.Input.Newer, k.Input.Search, k.Input.Editor, k.Input.Complete,
+			t.Up, t.Down, t.Top, t.Bottom, t.Expand, g.PageUp, g.PageDown},
 		{g.Focus, g.Mode, g.Stop, g.Quit, g.Help},
 		{d.Up, d.Down, d.PageUp, d.PageDown, d.Top, d.Bottom, d.Layout, d.Close},
 	}

@@ -10,11 +10,14 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/tui/diffview"
+	"github.com/agenttui/agenttui/tui/export"
+	"github.com/agenttui/agenttui/tui/markdown"
 )
 
 // MinWidth and MinHeight are the smallest terminal the console draws in;
@@ -86,8 +89,38 @@ type Options struct {
 	// carries, such as "AGENTS.md ×2"; empty shows nothing.
 	Instructions string
 	// Editor returns the command that opens a file in the person's editor
-	// (e on a pending write); nil means $VISUAL, else $EDITOR, else vi.
+	// (e on a pending write, Ctrl+G in the input); nil means $VISUAL,
+	// else $EDITOR, else vi.
 	Editor func(path string) *exec.Cmd
+	// History keeps what the person types across consoles of the
+	// workspace, for ↑, Ctrl+P and Ctrl+R; nil keeps this console's only.
+	History History
+
+	// The slash commands that reach beyond the console call these. Each
+	// that is nil makes its command say it is not available. Those that
+	// may be slow are called in their own goroutine, never while a run is
+	// going, and no run starts until they return.
+
+	// SwitchModel switches the model from the next turn on (/model) and
+	// returns the new model's name; its error says why it could not,
+	// such as a missing API key.
+	SwitchModel func(spec string) (string, error)
+	// Compact compacts the session's conversation (/compact [focus]),
+	// keeping focus, when given, in the summary; Esc cancels ctx.
+	Compact func(ctx context.Context, focus string) error
+	// NewSession ends the session and starts a fresh one in the same
+	// console (/clear).
+	NewSession func() (Opened, error)
+	// Sessions lists the stored sessions of the workspace, newest first
+	// (/sessions).
+	Sessions func() ([]SessionInfo, error)
+	// Resume ends the session and opens the stored session id in its
+	// place (/resume id): its history is shown, and an interrupted
+	// session carries on.
+	Resume func(id string) (Opened, error)
+	// ExportDir is where /export writes a file given without a folder;
+	// empty means the Workspace.
+	ExportDir string
 }
 
 // focusArea is the part of the screen keys go to.
@@ -130,7 +163,7 @@ type Model struct {
 	transcript transcriptModel
 	board      boardModel
 	detail     detailPane
-	input      inputLine
+	input      inputBox
 	grant      grantChooser
 	diffScreen diffScreen
 	servers    serverLine
@@ -175,6 +208,20 @@ type Model struct {
 	replaying bool
 	lastAt    time.Time
 
+	// busy says what a slash command that replaces or compacts the
+	// session is doing; opening is true meanwhile.
+	busy string
+	// cancelBusy stops what busy says is going on, when Esc may stop it
+	// (a /compact); nil otherwise.
+	cancelBusy context.CancelFunc
+	// export gathers the session's events for /export.
+	export *export.Log
+	// md renders the model's finished text as Markdown; see markdown().
+	md *markdown.Renderer
+	// term hands the terminal over to the person's editor, when the
+	// console runs in one (see Run).
+	term *handover
+
 	note      string
 	quitArmed bool
 }
@@ -198,7 +245,7 @@ func New(opts Options) Model {
 		transcript: newTranscript(),
 		board:      newBoard(opts.Workspace, now, grace),
 		detail:     newDetail(),
-		input:      newInput(opts.Prefill),
+		input:      newInput(opts.Prefill, commands()),
 		grant:      newGrantChooser(),
 		diffScreen: newDiffScreen(),
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
@@ -207,6 +254,10 @@ func New(opts Options) Model {
 		mode:       mode,
 		session:    cleanLine(opts.Session),
 		opening:    opts.Open != nil,
+		export:     newExport(opts.Workspace),
+	}
+	if opts.History != nil {
+		m.input.setHistory(opts.History.Entries())
 	}
 	m.board.Keys, m.transcript.Keys, m.input.Keys, m.grant.Keys = m.keys.Board, m.keys.Transcript, m.keys.Input, m.keys.Grant
 	m.diffScreen.Keys = m.keys.Diff
@@ -300,6 +351,24 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Only a redraw: the hints change now that the keys work.
 	case editorDone:
 		m.editorReturned(msg)
+	case inputEdited:
+		m.inputEdited(msg)
+	case compacted:
+		m.opening, m.busy = false, ""
+		if m.cancelBusy != nil {
+			m.cancelBusy()
+			m.cancelBusy = nil
+		}
+		if msg.err != nil {
+			m.say("could not compact the conversation: "+cleanLine(msg.err.Error()), true)
+		} else {
+			m.say("compacted the conversation", false)
+		}
+		cmds = append(cmds, m.startQueued())
+	case sessionSwitched:
+		cmds = append(cmds, m.switched(msg))
+	case sessionsListed:
+		m.listed(msg)
 	case tea.MouseMsg:
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
@@ -309,6 +378,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.KeyMsg:
 		cmds = append(cmds, m.key(msg))
+	default:
+		if isShiftEnter(msg) && m.focus == focusInput && !m.help.open && !m.grant.open && !m.diffScreen.open {
+			m.input.newline()
+		}
 	}
 	cmds = append(cmds, m.startTicking())
 	m.layout()
@@ -351,6 +424,11 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.diffScreen.open {
 		return m.diffKey(msg)
 	}
+	if m.focus == focusInput && m.input.overlay() && key.Matches(msg, m.input.Keys.Close, m.input.Keys.Complete) {
+		// The menu or the history search is open: Esc closes it and Tab
+		// completes, rather than stopping the run or moving focus.
+		return m.inputKey(msg)
+	}
 	switch {
 	case key.Matches(msg, g.Stop):
 		switch {
@@ -361,6 +439,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		case m.run != nil:
 			m.stop("the person stopped the turn")
 			m.note = "stopping the turn: running calls are cancelled, and each call says whether it ran"
+		case m.cancelBusy != nil:
+			m.cancelBusy()
+			m.note = "stopping: " + m.busy
 		case m.detail.expanded:
 			m.detail.toggle()
 		}
@@ -395,10 +476,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch m.focus {
 	case focusInput:
-		if key.Matches(msg, m.input.Keys.Submit) && !msg.Paste {
-			return m.submit()
-		}
-		return m.input.Update(msg)
+		return m.inputKey(msg)
 	case focusBoard:
 		return m.boardKey(msg)
 	case focusTranscript:
@@ -463,52 +541,25 @@ func (m *Model) diffKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// submit acts on Enter in the input.
-func (m *Model) submit() tea.Cmd {
-	text := strings.TrimSpace(m.input.value())
-	if m.input.mode == modeReason {
-		c := m.input.reasonFor
-		m.input.closeReason()
-		m.setFocus(focusBoard)
-		switch {
-		case c == nil || c.req == nil:
-			m.note = "that call is no longer waiting for approval"
-		default:
-			c.answer(approval.SkipWith(text))
-			m.note = fmt.Sprintf("skipped #%d %s", c.index+1, c.name)
-		}
-		m.board.personChange()
-		return nil
-	}
-	switch {
-	case m.openErr != "":
-		m.note = "the session could not be opened (see above) · ctrl+c twice quits"
-		return nil
-	case m.run != nil || m.queued != "":
-		m.note = "a run is going: wait for its outcome, or press esc to stop it; your text stays in the input"
-		return nil
-	case text == "":
-		m.note = "type something first"
-		return nil
-	case m.opening:
-		// The session is being readied (a journal read, servers
-		// started): the input starts as soon as it is open.
-		m.queued = text
-		m.input.reset()
-		m.note = "opening the session; your input starts as soon as it is open"
-		return nil
-	}
-	return m.start(text)
-}
-
 // cycleMode moves the approval mode to the next one.
-func (m *Model) cycleMode() {
-	next := m.mode.Next()
+func (m *Model) cycleMode() { m.setMode(m.mode.Next()) }
+
+// setMode sets the approval mode, for the calls of the replies to come.
+func (m *Model) setMode(next approval.Mode) {
 	if m.opts.Policy != nil {
 		m.opts.Policy.SetMode(next)
 	}
 	m.mode = next
 	m.note = fmt.Sprintf("approval mode: %s (for calls of the replies to come)", next)
+}
+
+// markdown returns the renderer of the model's text, made at its first use:
+// by then the first frame is drawn, so the terminal's background is known.
+func (m *Model) markdown() *markdown.Renderer {
+	if m.md == nil {
+		m.md = markdown.New(lipgloss.ColorProfile(), lipgloss.HasDarkBackground())
+	}
+	return m.md
 }
 
 // offerGrants opens the grant chooser for c, a call waiting for approval,

@@ -16,6 +16,9 @@ import (
 // a command when the item starts something (an opened session that carries
 // on at once).
 func (m *Model) apply(item any) tea.Cmd {
+	if e, ok := item.(runtime.Event); ok {
+		m.export.Add(e)
+	}
 	switch ev := item.(type) {
 	case runtime.RunStarted:
 		m.goal, m.model, m.runStart = cleanLine(ev.Goal), cleanLine(ev.Model), ev.At.Time
@@ -72,8 +75,10 @@ func (m *Model) apply(item any) tea.Cmd {
 		m.thinking = false
 		m.retry = nil
 		m.transcript.live = nil
-		if text := clean(ev.Text); strings.TrimSpace(text) != "" {
-			m.transcript.add(modelItem{text: text})
+		if strings.TrimSpace(ev.Text) != "" {
+			// The reply is complete: its text is drawn as Markdown from
+			// now on, rendered once per width.
+			m.transcript.add(modelItem{doc: m.markdown().Doc(ev.Text)})
 		}
 		if len(ev.Calls) > 0 || ev.Cut != nil {
 			m.board.setReply(newReply(ev))
@@ -162,7 +167,7 @@ func (m *Model) open(o Opened) tea.Cmd {
 		m.openErr = cleanLine(o.Err.Error())
 		m.transcript.add(noteItem{text: "error: " + m.openErr, warn: true})
 		m.note = "the session could not be opened (see above) · ctrl+c twice quits"
-		m.input.ti.Placeholder = "nothing can run: the session could not be opened"
+		m.input.placeholder = "nothing can run: the session could not be opened"
 		m.input.blur()
 		return nil
 	}
@@ -173,11 +178,15 @@ func (m *Model) open(o Opened) tea.Cmd {
 		m.apply(n)
 	}
 	var cmd tea.Cmd
+	goal := m.opts.Goal
+	// The goal of the command line starts the first session only, not
+	// one that /clear or /resume opens later.
+	m.opts.Goal = ""
 	switch {
 	case o.Resume != nil:
 		cmd = m.launch(o.Resume)
-	case m.opts.Goal != "":
-		cmd = m.start(m.opts.Goal)
+	case goal != "":
+		cmd = m.start(goal)
 	case queued != "" && len(o.History) == 0:
 		return m.start(queued)
 	}
@@ -185,8 +194,7 @@ func (m *Model) open(o Opened) tea.Cmd {
 		// Typed before the session's history was on screen, or while
 		// another start was due: the person has not seen what it would
 		// answer, so it waits in the input.
-		m.input.ti.SetValue(queued)
-		m.input.ti.CursorEnd()
+		m.input.setValue(queued)
 	}
 	if cmd != nil {
 		return cmd
@@ -227,6 +235,8 @@ func (m *Model) replay(events []runtime.Event) {
 // finish shows a run's outcome and readies the input for what comes next.
 func (m *Model) finish(o runtime.GoalOutcome) {
 	if l := m.transcript.live; l != nil && strings.TrimSpace(l.text.String()) != "" {
+		// A reply the run ended in the middle of stays plain: it is not
+		// a complete Markdown document.
 		m.transcript.add(modelItem{text: clean(l.text.String())})
 	}
 	m.transcript.live = nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strconv"
 	"strings"
@@ -67,6 +68,7 @@ func Run(m Model, in, out *os.File) (Model, error) {
 	nm, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	scr.resize(w, h)
 	f := frame{m: nm.(Model), screen: scr}
+	f.m.term = &handover{in: in, out: out, cooked: saved, screen: scr}
 	scr.draw(f.m.View())
 
 	p := tea.NewProgram(f, tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer())
@@ -186,5 +188,62 @@ func (s *screen) row(i int, text string) {
 	b.WriteString(text)
 	if ansi.StringWidth(text) < s.width || s.width == 0 {
 		b.WriteString("\x1b[m\x1b[K")
+	}
+}
+
+// handover hands the terminal to another program, the person's editor, and
+// takes it back. Bubbletea stops reading keys before and starts again after,
+// but knows nothing of the modes Run set, so the console undoes them itself:
+// the editor gets the terminal as it was before the console started, and
+// the console's next frame redraws every row.
+type handover struct {
+	in, out *os.File
+	cooked  *term.State // the terminal's state before Run made it raw
+	screen  *screen
+}
+
+// command wraps c so that it runs with the terminal handed over.
+func (h *handover) command(c *exec.Cmd) tea.ExecCommand { return &handedOver{Cmd: c, h: h} }
+
+// handedOver is a command that runs with the terminal handed over. It is
+// run on bubbletea's event loop, which draws the frames too, so touching
+// the screen here needs no lock.
+type handedOver struct {
+	*exec.Cmd
+	h *handover
+}
+
+// Run hands the terminal over, runs the command and takes the terminal
+// back.
+func (c *handedOver) Run() error {
+	h := c.h
+	io.WriteString(h.out, leaveScreen) //nolint:errcheck // the editor draws anyway
+	if h.cooked != nil {
+		term.Restore(h.in.Fd(), h.cooked) //nolint:errcheck
+	}
+	err := c.Cmd.Run()
+	term.MakeRaw(h.in.Fd())            //nolint:errcheck // bubbletea makes it raw again too
+	io.WriteString(h.out, enterScreen) //nolint:errcheck
+	h.screen.repaint = true
+	return err
+}
+
+// SetStdin, SetStdout and SetStderr give the command the terminal unless it
+// has its own.
+func (c *handedOver) SetStdin(r io.Reader) {
+	if c.Stdin == nil {
+		c.Stdin = r
+	}
+}
+
+func (c *handedOver) SetStdout(w io.Writer) {
+	if c.Stdout == nil {
+		c.Stdout = w
+	}
+}
+
+func (c *handedOver) SetStderr(w io.Writer) {
+	if c.Stderr == nil {
+		c.Stderr = w
 	}
 }

@@ -8,25 +8,35 @@ import (
 	"github.com/agenttui/agenttui/runtime"
 )
 
-// sizes are the heights of the parts of the screen, from the top.
+// sizes are the heights of the parts of the screen, from the top, and how
+// the input's lines are shared out.
 type sizes struct {
 	header, transcript, board, detail, note, input, status int
+	in                                                     inputLayout
 }
 
-// plan divides the screen's height between the parts. The header, note,
-// input and status lines are fixed; the call board takes what its reply
-// needs up to two fifths of the rest; the detail pane a quarter (half when
+// minRest is the fewest lines the input leaves to the transcript and the
+// board, however much it holds.
+const minRest = 3
+
+// plan divides the screen's height between the parts. The header, note and
+// status lines are fixed; the input takes what its text, menu and question
+// need, up to a few rows of text; the call board takes what its reply needs
+// up to two fifths of the rest; the detail pane a quarter (half when
 // expanded); the transcript what remains.
 func (m *Model) plan() sizes {
-	s := sizes{header: 2, note: 1, input: m.input.lines(), status: 1}
-	if m.grant.open {
-		s.input = m.grant.lines()
-	}
+	s := sizes{header: 2, note: 1, status: 1}
 	if m.servers.shown() {
 		s.header++
 	}
 	if m.opts.Description != "" && m.height >= 24 {
 		s.header++
+	}
+	fixed := s.header + s.note + s.status
+	s.in = m.input.plan(m.width, max(1, m.height-fixed-minRest), m.inputRows(), m.run != nil)
+	s.input = s.in.lines()
+	if m.grant.open {
+		s.input = m.grant.lines()
 	}
 	rest := m.height - s.header - s.note - s.input - s.status
 	if rest < 3 {
@@ -80,10 +90,15 @@ func (m *Model) layout() {
 		}
 	}
 	s := m.plan()
+	m.input.layout(s.in)
 	m.transcript.setSize(m.width, s.transcript)
 	m.detail.height = s.detail
 	m.diffScreen.height = s.transcript + s.board + s.detail
 }
+
+// inputRows is how many rows of text the input grows to before it
+// scrolls: a few, fewer on a short terminal.
+func (m *Model) inputRows() int { return max(1, min(maxInputRows, (m.height-8)/3)) }
 
 // tooSmall reports whether the terminal is below the minimum size.
 func (m Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
@@ -117,7 +132,7 @@ func (m Model) View() string {
 	if m.grant.open {
 		parts = append(parts, m.grant.View(m.width))
 	} else {
-		parts = append(parts, m.input.View(m.width, m.focus == focusInput, m.run != nil))
+		parts = append(parts, m.input.View(s.in, m.width, m.focus == focusInput, m.run != nil))
 	}
 	parts = append(parts, m.statusView())
 	return strings.Join(parts, "\n")
@@ -244,10 +259,14 @@ func (m Model) hints() string {
 		return "ctrl+c×2 quit"
 	case m.focus == focusInput && m.input.mode == modeReason:
 		return "enter skip the call · esc cancel"
+	case m.focus == focusInput && m.input.search != nil:
+		return "type to search · ctrl+r older · enter take · esc cancel"
+	case m.focus == focusInput && len(m.input.menu()) > 0:
+		return "tab complete · ↑↓ choose · enter run · esc close"
 	case m.focus == focusInput && m.run != nil:
-		return "esc stop · tab board · ctrl+c×2 quit"
+		return "esc stop · tab board · ctrl+j new line · ctrl+c×2 quit"
 	case m.focus == focusInput:
-		return "enter send · tab board · f1 help · ctrl+c×2 quit"
+		return "enter send · ctrl+j new line · ↑ history · / commands · f1 help"
 	case m.focus == focusBoard:
 		c := m.board.focused()
 		switch {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/assets"
-	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/journal"
 	"github.com/agenttui/agenttui/runtime/model"
@@ -86,9 +85,12 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		c.wrap = func(t tool.Tool) tool.Tool { return pace(t, demoPace) }
 	}
 	c.policy = approval.NewPolicy(o.mode, c.bridge)
-	if c.agent, err = newAgent(o, m, c.policy, nil, c.wrap); err != nil {
+	// The agent asks whichever model /model last chose.
+	c.model = newSwitchable(m)
+	if c.agent, err = newAgent(o, c.model, c.policy, nil, c.wrap); err != nil {
 		return 2, err
 	}
+	hist, histErr := openHistory(o.workspace)
 	opts := tui.Options{
 		Run:         c.run,
 		Open:        c.open,
@@ -100,6 +102,15 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		Workspace:   o.workspace,
 		Goal:        o.goal,
 		Shell:       o.shell.Status(),
+		History:     hist,
+		SwitchModel: c.switchModel,
+		Compact:     c.compact,
+		NewSession:  c.newSession,
+		Sessions:    c.sessions,
+		Resume:      c.resumeSession,
+	}
+	if histErr != nil {
+		c.notices = append(c.notices, runtime.Notice{Level: "warning", Text: histErr.Error()})
 	}
 	switch {
 	case o.cont:
@@ -109,7 +120,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	}
 	opts.Instructions = o.prompt.summary()
 	if m != nil {
-		opts.ContextWindow, opts.ContextGuessed = c.agent.Context.Window, c.agent.Context.Guessed
+		opts.ContextWindow, opts.ContextGuessed = c.agent.ContextPolicy().Window, c.agent.ContextPolicy().Guessed
 		opts.Model = m.Name()
 		c.session = runtime.NewSession(newSessionID(time.Now()))
 		if !c.demo {
@@ -155,9 +166,14 @@ type console struct {
 	servers atomic.Pointer[mcpCatalog]
 
 	// agent and session are complete before the console hears of the
-	// session (Bridge.Open), and runs start only after that.
+	// session (Bridge.Open), and runs start only after that. /clear and
+	// /resume replace the session while no run is going.
 	agent   *runtime.Agent
 	session *runtime.Session
+	// model is the agent's model, which /model switches.
+	model *switchable
+	// notices are said on screen when the session is opened.
+	notices []runtime.Notice
 	// jw is the journal, once there is one; the sink reads it from the
 	// runtime's and the MCP servers' goroutines.
 	jw atomic.Pointer[journal.Writer]
@@ -217,21 +233,13 @@ func (c *console) prepare() (tui.Opened, error) {
 		if rp, err = loadSession(o); err != nil {
 			return tui.Opened{}, err
 		}
-		m, demo, err := chooseModel(o)
+		m, jw, err := adopt(o, rp)
 		if err != nil {
 			return tui.Opened{}, err
 		}
-		if demo {
-			return tui.Opened{}, usagef("session %s was recorded with no model named: pass --model or --scenario to resume it",
-				rp.Header.Session)
-		}
-		c.agent.Model = m
-		c.agent.Context = contextPolicy(o, m)
+		c.model.set(m)
+		c.agent.SetContextPolicy(contextPolicy(o, m))
 		c.session = rp.Session
-		jw, err := journal.Reopen(rp, redact.FromEnv())
-		if err != nil {
-			return tui.Opened{}, err
-		}
 		c.jw.Store(jw)
 		c.journalTried = true
 	}
@@ -256,14 +264,25 @@ func (c *console) prepare() (tui.Opened, error) {
 		return tui.Opened{}, err
 	}
 	c.servers.Store(servers)
-	opened := tui.Opened{Model: c.agent.Model.Name(), ContextWindow: c.agent.Context.Window, ContextGuessed: c.agent.Context.Guessed}
-	if !c.demo {
-		opened.ID = c.session.ID
-	}
 	if rp == nil {
+		opened := tui.Opened{Model: c.model.Name(), Notices: c.notices}
+		opened.ContextWindow, opened.ContextGuessed = c.agent.ContextPolicy().Window, c.agent.ContextPolicy().Guessed
+		if !c.demo {
+			opened.ID = c.session.ID
+		}
 		return opened, nil
 	}
-	opened.History = rp.Events
+	opened := c.opened(rp)
+	opened.Notices = append(c.notices, opened.Notices...)
+	return opened, nil
+}
+
+// opened returns the loaded session rp, which is the console's session now,
+// as the console shows it: its history, then either its interrupted run
+// carried on at once, or, at rest, the notices about it.
+func (c *console) opened(rp *journal.Replay) tui.Opened {
+	opened := tui.Opened{Model: c.model.Name(), ID: c.session.ID, History: rp.Events}
+	opened.ContextWindow, opened.ContextGuessed = c.agent.ContextPolicy().Window, c.agent.ContextPolicy().Guessed
 	session, agent := c.session, c.agent
 	switch {
 	case len(session.Messages) == 0:
@@ -287,7 +306,7 @@ func (c *console) prepare() (tui.Opened, error) {
 		opened.Notices = damageNotices(rp)
 		c.toolsCheck = rp
 	}
-	return opened, nil
+	return opened
 }
 
 // run is the console's Options.Run: one run of the session with the
@@ -306,6 +325,17 @@ func (c *console) run(ctx context.Context, input string) runtime.GoalOutcome {
 		c.agent.Sink(journalLost(c.session.ID, jw.Err()))
 	}
 	return out
+}
+
+// compact is the console's /compact: the session's conversation is
+// compacted now, the summary keeping focus in particular. A session with no
+// run yet has nothing to compact.
+func (c *console) compact(ctx context.Context, focus string) error {
+	if len(c.session.Messages) == 0 {
+		return errors.New("the session has no conversation yet")
+	}
+	c.ready(ctx)
+	return c.agent.Compact(ctx, c.session, focus)
 }
 
 // ready waits until the MCP catalogue is attached and, the first time, the

@@ -537,3 +537,36 @@ func (r resumeTrial) resumeWith(cmd *exec.Cmd) (result, bool) {
 	}
 	return execute(r.t, cmd), true
 }
+
+// TestConsoleCompactCommand runs a short session in the console against a
+// model with a large window, so that nothing compacts by itself, then
+// types /compact with a focus: the model is asked for a summary that keeps
+// the focus, the screen says the conversation was compacted, and the next
+// goal's request carries the summary instead of the old tool calls.
+func TestConsoleCompactCommand(t *testing.T) {
+	srv := newWindowServer(t, 100000, 3)
+	ws := bigWorkspace(t, 100000)
+	env := []string{"OPENAI_BASE_URL=" + srv.url("console"), "OPENAI_API_KEY=" + e2eKey}
+	term := startConsole(t, e2eCols, e2eRows, env, "--model", "openai:test-model", "--mode", "auto", "--workspace", ws)
+	term.WaitFor("Goal ›", e2eStep)
+	command(t, term, "read big.txt 3 times")
+	term.WaitFor("✓ Succeeded", e2eStep)
+	if n := len(srv.of("console")); n != 4 {
+		t.Fatalf("%d requests before /compact, want 4", n)
+	}
+	command(t, term, "/compact keep the file name")
+	term.WaitFor("compacted the conversation", e2eStep)
+	reqs := srv.of("console")
+	last := reqs[len(reqs)-1]
+	if !last.summary || !strings.Contains(string(last.body), "keep in particular: keep the file name") {
+		t.Fatalf("/compact did not ask for a summary keeping the focus: %.400s", last.body)
+	}
+
+	command(t, term, "and once more")
+	term.WaitForFunc("a second success", func(s string) bool { return strings.Count(s, "✓ Succeeded") >= 2 }, e2eStep)
+	reqs = srv.of("console")
+	next := reqs[len(reqs)-1]
+	if next.summary || !strings.Contains(string(next.messages), "[turns: 4]") || strings.Contains(string(next.messages), "call_0") {
+		t.Fatalf("the goal after /compact did not send the summary in place of the old calls: %.600s", next.messages)
+	}
+}

@@ -112,7 +112,10 @@ func contextPolicy(o *options, m model.Model) runtime.ContextPolicy {
 		p.Window = o.config.contextWindow
 		return p
 	}
-	if _, scripted := m.(*model.Scripted); scripted {
+	if sw, ok := m.(*switchable); ok {
+		m = sw.current()
+	}
+	if _, scripted := m.(*model.Scripted); scripted || m == nil {
 		return runtime.ContextPolicy{AutoCompact: p.AutoCompact}
 	}
 	p.Window, p.Guessed = model.ContextWindow(m.Name())

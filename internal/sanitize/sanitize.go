@@ -167,3 +167,66 @@ func c1BodyLength(s string, introducer rune) int {
 	}
 	return stringBodyLength(s)
 }
+
+// Styled returns s, which a trusted renderer has styled, with everything but
+// its styling made harmless as Text does: SGR sequences (ESC [ parameters m:
+// colours and attributes) are kept, and every other escape sequence, control
+// character and bidirectional control becomes a visible placeholder. Tabs
+// become single spaces and newlines stay.
+//
+// It is the last line of defence behind a renderer that is given clean text
+// (such as Markdown turned into styled lines): whatever the renderer might
+// let through or decode from its input, only styling reaches the terminal.
+func Styled(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == 0x1b {
+			n := escapeLength(s[i:])
+			if isSGR(s[i : i+n]) {
+				b.WriteString(s[i : i+n])
+			} else {
+				b.WriteString(EscapeMarker)
+			}
+			i += n
+			continue
+		}
+		if c == '\t' {
+			b.WriteByte(' ')
+			i++
+			continue
+		}
+		if c < 0x80 && c >= 0x20 && c != 0x7f || c == '\n' {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			b.WriteRune(utf8.RuneError)
+		case r == 0x9b || r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f:
+			size += c1BodyLength(s[i+size:], r)
+			b.WriteString(EscapeMarker)
+		default:
+			b.WriteString(placeholder(r))
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// isSGR reports whether seq, a whole escape sequence, sets graphic
+// rendition: ESC [, digits, semicolons and colons, then m.
+func isSGR(seq string) bool {
+	if len(seq) < 3 || seq[1] != '[' || seq[len(seq)-1] != 'm' {
+		return false
+	}
+	for i := 2; i < len(seq)-1; i++ {
+		if c := seq[i]; (c < '0' || c > '9') && c != ';' && c != ':' {
+			return false
+		}
+	}
+	return true
+}

@@ -10,7 +10,9 @@
 // and waits for the replies before it draws anything.
 //
 // Waiting is event driven: every update of the emulator wakes the waiters,
-// so tests never sleep to synchronise.
+// so tests never sleep to synchronise. A frame drawn as a synchronized
+// update (ESC[?2026h … ESC[?2026l) is looked at only once it is whole, as a
+// terminal that knows the mode shows it, however many reads it arrives in.
 //
 // The methods that can fail the test (Start, WaitFor, WaitForFunc, Send,
 // Key, Type) call Fatalf and therefore must be called from the goroutine
@@ -18,6 +20,7 @@
 package termtest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image/color"
@@ -89,6 +92,12 @@ type Term struct {
 	changed   chan struct{} // closed and replaced on every update
 	readDone  bool          // the pty reported end of output
 	cursorApp bool          // DECCKM: cursor keys send SS3 sequences
+	// syncing is true inside a synchronized update (between
+	// ESC[?2026h and ESC[?2026l), when a terminal that knows the mode
+	// shows nothing of the frame yet; syncTail is the end of the last
+	// read, where the next read's sequence may begin.
+	syncing  bool
+	syncTail []byte
 
 	inMu sync.Mutex // serialises writes into the pty
 
@@ -233,7 +242,13 @@ func (t *Term) readOutput() {
 			// while parsing, so this blocks until pumpReplies has taken
 			// them; pumpReplies never needs t.mu, so that is safe.
 			_, _ = t.emu.Write(buf[:n])
-			t.notifyLocked()
+			t.trackSync(buf[:n])
+			if !t.syncing {
+				// A frame that arrives in several reads is seen
+				// only whole, as a terminal that knows
+				// synchronized output shows it.
+				t.notifyLocked()
+			}
 			t.mu.Unlock()
 		}
 		if err != nil {
@@ -246,6 +261,29 @@ func (t *Term) readOutput() {
 			return
 		}
 	}
+}
+
+// Synchronized output: a program brackets a frame with these, and a
+// terminal that knows them shows the frame only once it is complete.
+const (
+	syncBegin = "\x1b[?2026h"
+	syncEnd   = "\x1b[?2026l"
+)
+
+// trackSync follows whether the output is inside a synchronized update
+// after b, which may split a sequence with the read before. t.mu must be
+// held.
+func (t *Term) trackSync(b []byte) {
+	data := append(t.syncTail, b...)
+	begin, end := bytes.LastIndex(data, []byte(syncBegin)), bytes.LastIndex(data, []byte(syncEnd))
+	switch {
+	case begin > end:
+		t.syncing = true
+	case end > begin:
+		t.syncing = false
+	}
+	keep := min(len(data), len(syncBegin)-1)
+	t.syncTail = append(t.syncTail[:0], data[len(data)-keep:]...)
 }
 
 // notifyLocked wakes everyone waiting for a change. t.mu must be held.
@@ -498,8 +536,17 @@ func (t *Term) waitScreen(ok func(string) bool, timeout time.Duration) (string, 
 	defer timer.Stop()
 	for {
 		t.mu.Lock()
-		s, ch, done := t.screenLocked(), t.changed, t.readDone
+		s, ch, done, syncing := t.screenLocked(), t.changed, t.readDone, t.syncing
 		t.mu.Unlock()
+		if syncing && !done {
+			// The frame being drawn is not whole yet.
+			select {
+			case <-ch:
+			case <-timer.C:
+				return t.Screen(), fmt.Errorf("timed out after %v inside a synchronized update", timeout)
+			}
+			continue
+		}
 		// ok is the caller's code: run it without the lock.
 		if ok(s) {
 			return s, nil

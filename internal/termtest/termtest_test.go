@@ -385,3 +385,29 @@ func processExists(pid int) bool {
 	i := strings.LastIndexByte(s, ')')
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
+
+// TestSyncTracksFramesAcrossReads checks that a synchronized update is
+// followed whatever reads its sequences are split across.
+func TestSyncTracksFramesAcrossReads(t *testing.T) {
+	frame := "x\x1b[?2026h\x1b[1;1Hrow one\x1b[2;1Hrow two\x1b[?2026ly"
+	for cut1 := 0; cut1 <= len(frame); cut1++ {
+		for _, cut2 := range []int{cut1, (cut1 + len(frame)) / 2, len(frame)} {
+			if cut2 < cut1 {
+				continue
+			}
+			term := &Term{}
+			var seen []bool
+			for _, part := range []string{frame[:cut1], frame[cut1:cut2], frame[cut2:]} {
+				term.trackSync([]byte(part))
+				seen = append(seen, term.syncing)
+			}
+			if seen[2] {
+				t.Fatalf("cut at %d and %d: still inside the frame after its end", cut1, cut2)
+			}
+			inside := cut1 >= strings.Index(frame, "\x1b[?2026h")+len(syncBegin) && cut1 < strings.Index(frame, "\x1b[?2026l")+len(syncEnd)
+			if seen[0] != inside {
+				t.Fatalf("cut at %d: syncing %v, want %v", cut1, seen[0], inside)
+			}
+		}
+	}
+}

@@ -1,0 +1,490 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/redact"
+	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/tui/export"
+)
+
+// command is a slash command typed in the input. Commands that act on the
+// session call what the matching key calls, so /mode and Shift+Tab, /help
+// and F1, /quit and Ctrl+C do the same.
+type command struct {
+	name, args, desc string
+	// choices are the values the argument takes, which the menu offers.
+	choices []choice
+	// run carries the command out with its argument.
+	run func(m *Model, arg string) tea.Cmd
+}
+
+// choice is one value of a command's argument.
+type choice struct{ name, desc string }
+
+// commands returns the console's slash commands, in the order the menu and
+// the help list them.
+func commands() []command {
+	var modes []choice
+	for _, md := range []approval.Mode{approval.ModeAsk, approval.ModeReads, approval.ModeAuto, approval.ModePlan} {
+		modes = append(modes, choice{string(md), modeDescriptions[md]})
+	}
+	return []command{
+		{name: "help", desc: "every key and command", run: (*Model).cmdHelp},
+		{name: "mode", args: "<ask|reads|auto|plan>", desc: "set the approval mode (shift+tab cycles it)", choices: modes, run: (*Model).cmdMode},
+		{name: "model", args: "<provider:name>", desc: "switch the model from the next turn, e.g. openai:gpt-4o", run: (*Model).cmdModel},
+		{name: "compact", args: "[focus]", desc: "compact the conversation to free context", run: (*Model).cmdCompact},
+		{name: "clear", desc: "start a new session in this console", run: (*Model).cmdClear},
+		{name: "sessions", desc: "list this workspace's sessions", run: (*Model).cmdSessions},
+		{name: "resume", args: "<id>", desc: "open a session of this workspace and carry it on", run: (*Model).cmdResume},
+		{name: "export", args: "[file]", desc: "write the transcript as Markdown", run: (*Model).cmdExport},
+		{name: "quit", desc: "quit the console", run: (*Model).cmdQuit},
+	}
+}
+
+// modeDescriptions say what each approval mode does, for the menu.
+var modeDescriptions = map[approval.Mode]string{
+	approval.ModeAsk:   "ask before every call",
+	approval.ModeReads: "run calls that only read, ask before the rest",
+	approval.ModeAuto:  "run every call unless a rule denies it",
+	approval.ModePlan:  "read-only: calls that change things are skipped",
+}
+
+// commandNames lists the commands, for the message about an unknown one.
+func commandNames() string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, "/"+c.name)
+	}
+	return strings.Join(names, " ")
+}
+
+// runCommand carries out the slash command line, which starts with "/". It
+// reports whether line named a command: an unknown one stays in the input,
+// and is never sent to the model.
+func (m *Model) runCommand(line string) (tea.Cmd, bool) {
+	name, arg := strings.TrimPrefix(line, "/"), ""
+	if i := strings.IndexFunc(name, unicode.IsSpace); i >= 0 {
+		name, arg = name[:i], strings.TrimSpace(name[i:])
+	}
+	var found []command
+	for _, c := range commands() {
+		if c.name == name {
+			found = []command{c}
+			break
+		}
+		if name != "" && strings.HasPrefix(c.name, name) {
+			found = append(found, c)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0].run(m, arg), true
+	case 0:
+		m.say(fmt.Sprintf("unknown command /%s; the commands are %s (start with // to send a message that begins with /)",
+			cleanLine(name), commandNames()), true)
+	default:
+		var names []string
+		for _, c := range found {
+			names = append(names, "/"+c.name)
+		}
+		m.say(fmt.Sprintf("/%s could be %s: type more of it", cleanLine(name), strings.Join(names, " or ")), true)
+	}
+	return nil, false
+}
+
+// say shows a command's answer in the note line and, since that line is
+// short, in the transcript too.
+func (m *Model) say(text string, warn bool) {
+	m.note = text
+	m.transcript.add(noteItem{text: text, warn: warn})
+	m.transcript.toBottom()
+}
+
+// idle says why a command that replaces the session cannot run now, or ""
+// when it can.
+func (m *Model) idle(what string) string {
+	switch {
+	case m.run != nil:
+		return what + " waits until the run ends: wait for its outcome, or press esc to stop it"
+	case m.opening:
+		return what + " waits until the session is open"
+	}
+	return ""
+}
+
+func (m *Model) cmdHelp(string) tea.Cmd {
+	m.help.open = true
+	return nil
+}
+
+func (m *Model) cmdMode(arg string) tea.Cmd {
+	if arg == "" {
+		m.say(fmt.Sprintf("the approval mode is %s; /mode ask, reads, auto or plan sets it", m.mode), false)
+		return nil
+	}
+	md, err := approval.ParseMode(arg)
+	if err != nil {
+		m.say(cleanLine(err.Error()), true)
+		return nil
+	}
+	m.setMode(md)
+	return nil
+}
+
+func (m *Model) cmdModel(arg string) tea.Cmd {
+	switch {
+	case m.opts.SwitchModel == nil:
+		m.say("switching the model is not available in this console", true)
+	case arg == "":
+		m.say(fmt.Sprintf("the model is %s; /model openai:NAME or anthropic:NAME switches from the next turn", m.model), false)
+	default:
+		name, err := m.opts.SwitchModel(arg)
+		if err != nil {
+			m.say(fmt.Sprintf("the model stays %s: %s", m.model, cleanLine(err.Error())), true)
+			return nil
+		}
+		m.model = cleanLine(name)
+		when := "from the next run"
+		if m.run != nil {
+			when = "from the next turn"
+		}
+		m.say(fmt.Sprintf("model switched to %s %s", m.model, when), false)
+	}
+	return nil
+}
+
+// compacted says a /compact has ended.
+type compacted struct{ err error }
+
+func (m *Model) cmdCompact(arg string) tea.Cmd {
+	if m.opts.Compact == nil {
+		m.say("compaction is not available in this build yet", true)
+		return nil
+	}
+	if why := m.idle("/compact"); why != "" {
+		m.say(why, true)
+		return nil
+	}
+	compact := m.opts.Compact
+	ctx, cancel := context.WithCancel(context.Background())
+	m.opening, m.busy, m.cancelBusy = true, "compacting the conversation…", cancel
+	m.note = m.busy + " (esc stops it)"
+	return func() tea.Msg { return compacted{err: compact(ctx, arg)} }
+}
+
+// sessionSwitched carries the session a /clear or /resume opened.
+type sessionSwitched struct {
+	o   Opened
+	err error
+	// what is what the person asked for, for the message on failure.
+	what string
+}
+
+func (m *Model) cmdClear(string) tea.Cmd {
+	if m.opts.NewSession == nil {
+		m.say("/clear is not available in this console", true)
+		return nil
+	}
+	if why := m.idle("/clear"); why != "" {
+		m.say(why, true)
+		return nil
+	}
+	next := m.opts.NewSession
+	m.opening, m.busy = true, "starting a new session…"
+	m.note = m.busy
+	return func() tea.Msg {
+		o, err := next()
+		return sessionSwitched{o: o, err: err, what: "a new session"}
+	}
+}
+
+func (m *Model) cmdResume(arg string) tea.Cmd {
+	switch {
+	case m.opts.Resume == nil:
+		m.say("/resume is not available in this console", true)
+		return nil
+	case arg == "":
+		m.say("/resume needs a session id: /sessions lists them", true)
+		return nil
+	}
+	if why := m.idle("/resume"); why != "" {
+		m.say(why, true)
+		return nil
+	}
+	resume := m.opts.Resume
+	m.opening, m.busy = true, "loading session "+cleanLine(arg)+"…"
+	m.note = m.busy
+	return func() tea.Msg {
+		o, err := resume(arg)
+		return sessionSwitched{o: o, err: err, what: "session " + arg}
+	}
+}
+
+// switched shows the session a /clear or /resume opened, in place of the
+// one before, or says why it could not be opened.
+func (m *Model) switched(s sessionSwitched) tea.Cmd {
+	m.opening, m.busy = false, ""
+	if s.err != nil {
+		m.say(fmt.Sprintf("could not open %s: %s", cleanLine(s.what), cleanLine(s.err.Error())), true)
+		return m.startQueued()
+	}
+	m.resetSession()
+	if s.o.ID == "" {
+		m.transcript.add(noteItem{text: "a new session starts here"})
+	}
+	return m.open(s.o)
+}
+
+// resetSession empties the console for another session: the transcript,
+// the board, the outcome, the counters and the export; the input, the
+// history, the mode and the model stay.
+func (m *Model) resetSession() {
+	keys := m.transcript.Keys
+	m.transcript = newTranscript()
+	m.transcript.Keys = keys
+	bk := m.board.Keys
+	m.board = newBoard(m.opts.Workspace, m.now, m.board.grace)
+	m.board.Keys = bk
+	m.detail = newDetail()
+	m.diffScreen.close()
+	m.grant.close()
+	m.goal, m.session, m.queued = "", "", ""
+	m.last = nil
+	m.runTook = 0
+	m.usage, m.turnUsage, m.usageTurn = model.Usage{}, model.Usage{}, 0
+	m.export = newExport(m.opts.Workspace)
+	if m.input.mode == modeReason {
+		m.input.closeReason()
+	}
+	m.input.setMode(modeGoal, "")
+	m.setFocus(focusInput)
+}
+
+// startQueued starts the input sent while a slash command was busy with
+// the session, now that it is done.
+func (m *Model) startQueued() tea.Cmd {
+	q := m.queued
+	if q == "" {
+		return nil
+	}
+	m.queued = ""
+	return m.start(q)
+}
+
+// sessionsListed carries the answer to /sessions.
+type sessionsListed struct {
+	list []SessionInfo
+	err  error
+}
+
+func (m *Model) cmdSessions(string) tea.Cmd {
+	if m.opts.Sessions == nil {
+		m.say("/sessions is not available in this console", true)
+		return nil
+	}
+	list := m.opts.Sessions
+	m.note = "reading the sessions…"
+	return func() tea.Msg {
+		l, err := list()
+		return sessionsListed{list: l, err: err}
+	}
+}
+
+// listed shows the workspace's sessions in the transcript, newest first.
+func (m *Model) listed(s sessionsListed) {
+	switch {
+	case s.err != nil:
+		m.say("could not list the sessions: "+cleanLine(s.err.Error()), true)
+		return
+	case len(s.list) == 0:
+		m.say("no sessions of this workspace yet", false)
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d session(s) of this workspace, newest first · /resume ID opens one", len(s.list))
+	for _, si := range s.list {
+		mark := "  "
+		if si.ID == m.session {
+			mark = symFocus + " "
+		}
+		fmt.Fprintf(&b, "\n%s%s · %s · %s · %s", mark, cleanLine(si.ID), si.LastActivity.Local().Format("2006-01-02 15:04"),
+			cleanLine(si.Outcome), preview(si.Goal))
+	}
+	m.transcript.add(noteItem{text: b.String()})
+	m.transcript.toBottom()
+	m.note = ""
+}
+
+func (m *Model) cmdExport(arg string) tea.Cmd {
+	if m.export.Empty() {
+		m.say("nothing to export yet: the transcript is empty", true)
+		return nil
+	}
+	dir := m.opts.ExportDir
+	if dir == "" {
+		dir = m.opts.Workspace
+	}
+	path := arg
+	if path == "" {
+		name := m.session
+		if name == "" {
+			name = m.now().Format("20060102-150405")
+		}
+		path = "agenttui-" + name + ".md"
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	m.export.Session = m.session
+	md := m.export.Markdown(redact.FromEnv(), m.now())
+	if err := os.WriteFile(path, []byte(md), 0o644); err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		m.say(fmt.Sprintf("could not write %s: %s", cleanLine(path), cleanLine(err.Error())), true)
+		return nil
+	}
+	m.say("exported the transcript as Markdown to "+cleanLine(path), false)
+	return nil
+}
+
+func (m *Model) cmdQuit(string) tea.Cmd {
+	m.stop("the person quit the console")
+	return tea.Quit
+}
+
+// newExport returns an empty export log for a session in workspace.
+func newExport(workspace string) *export.Log {
+	l := export.New()
+	l.Workspace = workspace
+	return l
+}
+
+// SessionInfo describes a stored session, for /sessions.
+type SessionInfo struct {
+	// ID names the session; /resume takes it.
+	ID string
+	// Started and LastActivity are when the session began and last
+	// recorded something.
+	Started, LastActivity time.Time
+	// Outcome says how its last run ended, or that it was interrupted.
+	Outcome string
+	// Goal is the session's first goal.
+	Goal string
+}
+
+// History keeps what the person types, across consoles of the workspace.
+type History interface {
+	// Entries returns the earlier inputs, oldest first.
+	Entries() []string
+	// Add records text and returns it as kept (secrets redacted); an
+	// error says it could not be kept beyond this console.
+	Add(text string) (string, error)
+}
+
+// inputKey routes a key to the input and acts on what it asks.
+func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
+	act, cmd := m.input.Update(msg)
+	switch act {
+	case inputSubmit:
+		return m.submit()
+	case inputEditor:
+		return m.editInput()
+	}
+	return cmd
+}
+
+// isShiftEnter reports whether msg is Shift+Enter from a terminal that sends
+// it as a key of its own, in the CSI u form (ESC [13;2u) or xterm's
+// modifyOtherKeys form (ESC [27;2;13~). Bubbletea v1 does not know either
+// and passes them on as an unknown sequence, which prints as its bytes.
+func isShiftEnter(msg tea.Msg) bool {
+	if fmt.Sprintf("%T", msg) != "tea.unknownCSISequenceMsg" {
+		return false
+	}
+	s := fmt.Sprint(msg)
+	return s == "?CSI[49 51 59 50 117]?" || s == "?CSI[50 55 59 50 59 49 51 126]?"
+}
+
+// submit acts on Enter in the input: it sends the goal, answer or
+// follow-up, carries out a slash command, or skips a call with the reason.
+func (m *Model) submit() tea.Cmd {
+	text := strings.TrimSpace(m.input.value())
+	if m.input.mode == modeReason {
+		c := m.input.reasonFor
+		m.input.closeReason()
+		m.setFocus(focusBoard)
+		switch {
+		case c == nil || c.req == nil:
+			m.note = "that call is no longer waiting for approval"
+		default:
+			c.answer(approval.SkipWith(text))
+			m.note = fmt.Sprintf("skipped #%d %s", c.index+1, c.name)
+		}
+		m.board.personChange()
+		return nil
+	}
+	if strings.HasPrefix(text, "/") && !strings.HasPrefix(text, "//") {
+		// A command, never a message: an unknown one stays in the input
+		// to be mended.
+		cmd, ok := m.runCommand(text)
+		if ok {
+			m.remember(text)
+			m.input.reset()
+		}
+		return cmd
+	}
+	if strings.HasPrefix(text, "//") {
+		// "//" sends a message that begins with "/".
+		text = text[1:]
+	}
+	switch {
+	case m.openErr != "":
+		m.note = "the session could not be opened (see above) · ctrl+c twice quits"
+		return nil
+	case m.run != nil || m.queued != "":
+		m.note = "a run is going: wait for its outcome, or press esc to stop it; your text stays in the input"
+		return nil
+	case text == "":
+		m.note = "type something first"
+		return nil
+	case m.opening:
+		// The session is being readied (a journal read, servers
+		// started): the input starts as soon as it is open.
+		m.queued = text
+		m.remember(text)
+		m.input.reset()
+		m.note = "opening the session; your input starts as soon as it is open"
+		if m.busy != "" {
+			m.note = m.busy + " your input starts once it is done"
+		}
+		return nil
+	}
+	m.remember(text)
+	return m.start(text)
+}
+
+// remember adds text to the history: the store's, when there is one, which
+// keeps it with its secrets redacted, and this console's.
+func (m *Model) remember(text string) {
+	kept := text
+	if h := m.opts.History; h != nil {
+		var err error
+		if kept, err = h.Add(text); err != nil {
+			m.transcript.add(noteItem{text: "warning: " + cleanLine(err.Error()), warn: true})
+		}
+	}
+	m.input.remember(kept)
+}

@@ -1,0 +1,366 @@
+// Package markdown draws the model's Markdown in the terminal: headings,
+// lists, emphasis, inline code, fenced code blocks with syntax highlighting,
+// tables, and links shown as their text followed by the URL.
+//
+// The text is untrusted, so it is made safe before and after rendering: the
+// input is sanitised (escape sequences and control characters become visible
+// placeholders, and character references that would decode to one are
+// replaced by the placeholder too), and the renderer's output keeps nothing
+// but its own styling (SGR sequences). A Markdown answer can therefore never
+// move the cursor, plant a hyperlink (OSC 8), set the clipboard or reorder
+// text with bidirectional controls.
+//
+// Rendering is done by glamour. Its renderer is built on first use, not when
+// the package is loaded, and a Doc renders its text at most once per width.
+package markdown
+
+import (
+	"html"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/glamour"
+	"github.com/charmbracelet/glamour/ansi"
+	"github.com/charmbracelet/glamour/styles"
+	xansi "github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/agenttui/agenttui/internal/sanitize"
+)
+
+// tabWidth is how many columns a tab in the text stands for; the terminal
+// never sees a tab.
+const tabWidth = 4
+
+// Renderer renders Markdown at any width, in one style: colours for a dark
+// or a light background, or none at all (NO_COLOR, or a terminal without
+// colours), where headings and code keep their Markdown marks so they still
+// read as such. A Renderer is safe for use by several goroutines.
+type Renderer struct {
+	profile termenv.Profile
+	dark    bool
+
+	mu sync.Mutex // guards byWidth, and each glamour renderer while it renders
+	// byWidth holds a glamour renderer per wrapping width, built on first
+	// use: glamour wraps at a width fixed when its renderer is built.
+	byWidth map[int]*glamour.TermRenderer
+}
+
+// maxRenderers bounds how many widths a Renderer keeps a glamour renderer
+// for; a person resizing the terminal goes through many.
+const maxRenderers = 4
+
+// New returns a Renderer for a terminal with the given colour profile and
+// background. It does no work until the first Render.
+func New(profile termenv.Profile, dark bool) *Renderer {
+	return &Renderer{profile: profile, dark: dark, byWidth: map[int]*glamour.TermRenderer{}}
+}
+
+// Render returns text rendered for a terminal width columns wide: lines
+// without trailing newlines, none wider than width, with no blank lines at
+// the start or the end. text is untrusted. If glamour fails, the text is
+// returned wrapped but otherwise as it was, still sanitised.
+func (r *Renderer) Render(text string, width int) []string {
+	width = max(width, 1)
+	src := prepare(text)
+	r.mu.Lock()
+	out, err := r.render(src, width)
+	r.mu.Unlock()
+	if err != nil {
+		out = plain(src, width)
+	}
+	return finish(out, width)
+}
+
+// render renders src with the glamour renderer for width. r.mu is held.
+func (r *Renderer) render(src string, width int) (string, error) {
+	tr := r.byWidth[width]
+	if tr == nil {
+		var err error
+		if tr, err = r.build(width); err != nil {
+			return "", err
+		}
+		if len(r.byWidth) >= maxRenderers {
+			for w := range r.byWidth {
+				delete(r.byWidth, w)
+				break
+			}
+		}
+		r.byWidth[width] = tr
+	}
+	return tr.Render(src)
+}
+
+// build returns a glamour renderer that wraps at width.
+func (r *Renderer) build(width int) (*glamour.TermRenderer, error) {
+	opts := []glamour.TermRendererOption{
+		glamour.WithStyles(r.style()),
+		glamour.WithColorProfile(r.profile),
+		glamour.WithWordWrap(width),
+		// Links in tables are shown in place, as text and URL, like
+		// every other link.
+		glamour.WithInlineTableLinks(true),
+		glamour.WithChromaFormatter(formatterName(r.profile)),
+	}
+	return glamour.NewTermRenderer(opts...)
+}
+
+// style returns glamour's style for the terminal, without the margins and
+// blank lines glamour puts around a whole document: the transcript places
+// and indents the text itself.
+func (r *Renderer) style() ansi.StyleConfig {
+	var s ansi.StyleConfig
+	switch {
+	case r.profile == termenv.Ascii:
+		s = styles.ASCIIStyleConfig
+		// Without colour, inline code keeps its backticks to stand out.
+		s.Code.Prefix, s.Code.Suffix = "`", "`"
+		s.Code.BlockPrefix, s.Code.BlockSuffix = "", ""
+	case r.dark:
+		s = styles.DarkStyleConfig
+	default:
+		s = styles.LightStyleConfig
+	}
+	zero := uint(0)
+	s.Document.Margin = &zero
+	s.Document.BlockPrefix, s.Document.BlockSuffix = "", ""
+	s.Document.Color = nil
+	// Images cannot be shown: say what they are and where.
+	s.ImageText.Format = "image: {{.text}} →"
+	return s
+}
+
+// prepare makes untrusted Markdown safe to hand to the renderer: escape
+// sequences and control characters become placeholders, tabs spaces, and
+// character references that would decode to a control character (&#27;,
+// &#x202e;, &rlm;…) become the placeholder of that character, since the
+// Markdown parser decodes them after sanitising could see them.
+func prepare(text string) string {
+	s := expandTabs(sanitize.Text(text))
+	if strings.Contains(s, "&") {
+		s = charRef.ReplaceAllStringFunc(s, defuse)
+	}
+	return plainFences(s)
+}
+
+// plainFences gives every fenced code block that names no language the
+// language "text". Left unnamed, the highlighter would try every language it
+// knows on the code to guess one, which takes milliseconds a block and
+// often guesses wrong; logs and command output, the usual unnamed blocks,
+// read best plain.
+func plainFences(s string) string {
+	if !strings.Contains(s, "```") && !strings.Contains(s, "~~~") {
+		return s
+	}
+	lines := strings.SplitAfter(s, "\n")
+	open := "" // the fence of the block we are in, if any
+	changed := false
+	for i, l := range lines {
+		body := strings.TrimRight(l, "\n")
+		indent := len(body) - len(strings.TrimLeft(body, " "))
+		if indent > 3 {
+			continue
+		}
+		f := body[indent:]
+		n := 0
+		for n < len(f) && (f[n] == '`' || f[n] == '~') && f[n] == f[0] {
+			n++
+		}
+		if n < 3 {
+			continue
+		}
+		fence, info := f[:n], strings.TrimSpace(f[n:])
+		switch {
+		case open == "" && info == "":
+			lines[i] = body[:indent] + fence + "text" + l[len(body):]
+			open, changed = fence, true
+		case open == "":
+			open = fence
+		case info == "" && fence[0] == open[0] && len(fence) >= len(open):
+			open = ""
+		}
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(lines, "")
+}
+
+// charRef matches an HTML character reference: named, decimal or hex.
+var charRef = regexp.MustCompile(`&(?:#[0-9]{1,8}|#[xX][0-9a-fA-F]{1,8}|[A-Za-z][A-Za-z0-9]{1,31});`)
+
+// defuse returns a character reference as it is, unless it stands for a
+// character the terminal must not see; then it returns that character's
+// placeholder.
+func defuse(ref string) string {
+	var decoded string
+	if strings.HasPrefix(ref, "&#") {
+		// Decoded here rather than by html.UnescapeString, which maps
+		// 0x80–0x9F to Windows-1252 where the Markdown parser keeps
+		// the C1 control.
+		num := ref[2 : len(ref)-1]
+		base := 10
+		if num[0] == 'x' || num[0] == 'X' {
+			num, base = num[1:], 16
+		}
+		n, err := strconv.ParseUint(num, base, 32)
+		if err != nil || n == 0 || n > 0x10ffff || (n >= 0xd800 && n <= 0xdfff) {
+			return ref
+		}
+		decoded = string(rune(n))
+	} else {
+		decoded = html.UnescapeString(ref)
+		if decoded == ref {
+			return ref
+		}
+	}
+	if safe := sanitize.Text(decoded); safe != decoded || strings.ContainsAny(decoded, "\n\t") {
+		return strings.NewReplacer("\n", " ", "\t", " ").Replace(safe)
+	}
+	return ref
+}
+
+// expandTabs replaces each tab with the spaces up to the next tab stop.
+func expandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		switch r {
+		case '\t':
+			n := tabWidth - col%tabWidth
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		case '\n':
+			b.WriteRune(r)
+			col = 0
+		default:
+			b.WriteRune(r)
+			col++
+		}
+	}
+	return b.String()
+}
+
+// plain is the fallback when the renderer fails: the text wrapped.
+func plain(s string, width int) string {
+	return xansi.Wrap(s, width, "")
+}
+
+// finish turns the renderer's output into the lines the console draws: only
+// styling survives as escape sequences, trailing padding is dropped, every
+// line fits the width and closes its own styling, and blank lines at the
+// start and the end go. Blank lines inside stay: they may be a code block's.
+func finish(out string, width int) []string {
+	lines := strings.Split(sanitize.Styled(out), "\n")
+	first, last := -1, -1
+	for i, l := range lines {
+		lines[i] = fit(l, width)
+		if lines[i] != "" {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return []string{""}
+	}
+	return lines[first : last+1]
+}
+
+// fit returns l without its trailing spaces, cut to width columns with an
+// ellipsis when it is wider (a long code line), and with its styling reset
+// at its end so that nothing bleeds into the next line. A line that shows
+// nothing becomes "".
+func fit(l string, width int) string {
+	styled := strings.Contains(l, "\x1b")
+	text := l
+	if styled {
+		text = xansi.Strip(l)
+	}
+	trimmed := strings.TrimRight(text, " ")
+	if trimmed == "" {
+		return ""
+	}
+	w := len(trimmed)
+	if !ascii(trimmed) {
+		w = xansi.StringWidth(trimmed)
+	}
+	switch {
+	case w > width:
+		l = xansi.Truncate(l, width-1, "") + "…"
+	case len(trimmed) < len(text) && styled:
+		// Keep the styled text up to the last visible character: a
+		// background colour on the padding would paint a block.
+		l = xansi.Truncate(l, w, "")
+	case len(trimmed) < len(text):
+		l = trimmed
+	}
+	if styled {
+		l += "\x1b[0m"
+	}
+	return l
+}
+
+// ascii reports whether s is all ASCII, so that its width is its length.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// Doc is one finished piece of Markdown, such as a complete model reply. It
+// renders its text at most once per width, keeping the last few widths, so
+// that drawing it again, or going back to an earlier terminal size, costs
+// nothing.
+type Doc struct {
+	r    *Renderer
+	text string
+
+	mu    sync.Mutex // guards cache
+	cache []rendered // newest first
+}
+
+// rendered is a Doc's lines at one width.
+type rendered struct {
+	width int
+	lines []string
+}
+
+// docWidths is how many widths a Doc keeps its lines for.
+const docWidths = 3
+
+// Doc returns the Doc of text, rendered by r.
+func (r *Renderer) Doc(text string) *Doc { return &Doc{r: r, text: text} }
+
+// Text returns the Markdown the Doc was made from, as it was given.
+func (d *Doc) Text() string { return d.text }
+
+// Lines returns the Doc's lines at width; see Renderer.Render. The slice is
+// shared: callers must not change it.
+func (d *Doc) Lines(width int) []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i, c := range d.cache {
+		if c.width == width {
+			if i > 0 {
+				d.cache[0], d.cache[i] = d.cache[i], d.cache[0]
+			}
+			return c.lines
+		}
+	}
+	lines := d.r.Render(d.text, width)
+	d.cache = append([]rendered{{width, lines}}, d.cache...)
+	if len(d.cache) > docWidths {
+		d.cache = d.cache[:docWidths]
+	}
+	return lines
+}

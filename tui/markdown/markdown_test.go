@@ -1,0 +1,322 @@
+package markdown
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
+)
+
+// answer is a model's answer with every kind of Markdown the console draws.
+const answer = "# Plan\n\n" +
+	"I will **fix** the `pager` and _test_ it. See [the docs](https://example.com/docs) or <https://go.dev>.\n\n" +
+	"## Steps\n\n1. Read the file\n2. Edit it\n   - nested item\n\n" +
+	"```go\nfunc Pages(total, size int) int {\n\treturn (total + size - 1) / size\n}\n```\n\n" +
+	"| file | change |\n|------|--------|\n| pager.go | +1 -1 |\n| README.md | none |\n\n" +
+	"> a quote\n\nDone."
+
+// plainLines returns lines without their styling.
+func plainLines(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = ansi.Strip(l)
+	}
+	return out
+}
+
+func TestRendersMarkdownWithoutColour(t *testing.T) {
+	r := New(termenv.Ascii, true)
+	lines := r.Render(answer, 100)
+	text := strings.Join(lines, "\n")
+	if strings.Contains(text, "\x1b") {
+		t.Fatalf("NO_COLOR output carries escape sequences:\n%q", text)
+	}
+	for _, want := range []string{
+		"# Plan", "## Steps", // headings keep their marks
+		"**fix**", "`pager`", "*test*", // emphasis and inline code too
+		"the docs https://example.com/docs", "https://go.dev", // links: text, then URL
+		"1. Read the file", "• nested item", // lists
+		"  func Pages(total, size int) int {", "      return (total + size - 1) / size", // code, tabs expanded
+		"pager.go", "| +1 -1", "README.md", "| none", // the table
+		"| a quote",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the rendering lacks %q:\n%s", want, text)
+		}
+	}
+	if lines[0] != "# Plan" || lines[len(lines)-1] != "Done." {
+		t.Errorf("blank lines around the document: first %q, last %q", lines[0], lines[len(lines)-1])
+	}
+}
+
+func TestGolden(t *testing.T) {
+	for _, width := range []int{40, 80} {
+		t.Run(fmt.Sprintf("ascii_%d", width), func(t *testing.T) {
+			golden.RequireEqual(t, []byte(strings.Join(New(termenv.Ascii, true).Render(answer, width), "\n")+"\n"))
+		})
+	}
+}
+
+func TestColoursFollowTheBackground(t *testing.T) {
+	dark := strings.Join(New(termenv.ANSI256, true).Render(answer, 60), "\n")
+	light := strings.Join(New(termenv.ANSI256, false).Render(answer, 60), "\n")
+	if !strings.Contains(dark, "\x1b[") || !strings.Contains(light, "\x1b[") {
+		t.Fatal("no styling with colours on")
+	}
+	if dark == light {
+		t.Fatal("light and dark backgrounds get the same colours")
+	}
+	if ansi.Strip(dark) == "" || !strings.Contains(ansi.Strip(dark), "return (total + size - 1) / size") {
+		t.Fatalf("the code block's text is lost when highlighted:\n%s", ansi.Strip(dark))
+	}
+	// Highlighting colours the code: its keyword is styled on its own.
+	if !regexp.MustCompile(`\x1b\[[0-9;]*m *return\x1b\[0m`).MatchString(dark) {
+		t.Fatalf("the code block is not highlighted:\n%q", dark)
+	}
+}
+
+func TestEveryLineFits(t *testing.T) {
+	long := answer + "\n\n```\n" + strings.Repeat("x", 300) + "\n```\n\n" + strings.Repeat("word ", 100) +
+		"\n\n| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n| 1 | 2 | 3 | 4 | 5 | 6 |\n"
+	for _, p := range []termenv.Profile{termenv.Ascii, termenv.ANSI256, termenv.TrueColor} {
+		r := New(p, true)
+		for _, w := range []int{1, 8, 20, 47, 80, 200} {
+			for i, l := range r.Render(long, w) {
+				if lw := ansi.StringWidth(l); lw > w {
+					t.Fatalf("profile %v width %d: line %d is %d columns: %q", p, w, i, lw, l)
+				}
+				if strings.Contains(l, "\x1b") && !strings.HasSuffix(l, "\x1b[0m") {
+					t.Fatalf("line %d does not reset its styling: %q", i, l)
+				}
+			}
+		}
+	}
+}
+
+// attacks are answers that try to reach the terminal through the renderer.
+var attacks = []string{
+	"# Title\x1b[2J\n\nSee [docs](http://x\x1b]8;;http://evil\x1b\\y) **bold\x1b[31m**",
+	"\x1b]8;;http://evil.example\x07click me\x1b]8;;\x07 and `code\x1b[H`",
+	"```go\nfmt.Println(\"\x1b]52;c;cm0gLXJmIH4=\x07\")\n```",
+	"| a | b |\n|---|---|\n| \u202Efdp.exe | \u2066x\u2069 |",
+	"text &#27;[2J &#x1b;]52;c;eA==&#7; &#x9b;31m &rlm;&lrm; &#x202e; &#8238;",
+	"[link](<&#x1b;[2J>) ![img](http://e\u202e/x.png) <http://a\x1b[1mb>",
+	"[x](http://a&#x1b;[8mb) `&#x1b;[31m` ```&#27;```",
+	"> quote\r✓ approved #1\n- item\x08\x08\x7f\n1. \u009b2J\n\n<div>\x1b[2J<b>html</b></div>",
+	"~~~\n\x1b[31mred\n~~~\n\n    indented\x1b[2J code\n\n[ref]: http://evil\x1b[2J \"title\x1b[H\"\n\n[ref]",
+}
+
+// checkInert fails unless out holds no escape sequence but SGR and no
+// control or bidirectional character.
+func checkInert(t *testing.T, in string, lines []string) {
+	t.Helper()
+	sgr := regexp.MustCompile(`^\x1b\[[0-9;:]*m`)
+	for _, l := range lines {
+		for i := 0; i < len(l); {
+			if l[i] == 0x1b {
+				m := sgr.FindString(l[i:])
+				if m == "" {
+					t.Fatalf("rendering %q let through %q in line %q", in, l[i:min(len(l), i+12)], l)
+				}
+				i += len(m)
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(l[i:])
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) ||
+				(r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c {
+				t.Fatalf("rendering %q kept the control %U in line %q", in, r, l)
+			}
+			i += size
+		}
+	}
+}
+
+func TestInjectionIsInert(t *testing.T) {
+	for _, p := range []termenv.Profile{termenv.Ascii, termenv.ANSI256, termenv.TrueColor} {
+		r := New(p, true)
+		for _, a := range attacks {
+			lines := r.Render(a, 60)
+			checkInert(t, a, lines)
+			text := ansi.Strip(strings.Join(lines, "\n"))
+			if strings.Contains(a, "evil") && strings.Contains(text, "]8;") && !strings.Contains(text, "␛]8;") {
+				t.Fatalf("an OSC 8 link survived as text that could be mistaken for one: %q", text)
+			}
+		}
+	}
+	// The decoded references show as placeholders, so the person sees
+	// that something was there.
+	text := strings.Join(New(termenv.Ascii, true).Render(attacks[4], 80), "\n")
+	for _, want := range []string{"␛[2J", "␛]52;c;eA==␇", "␛31m", "⟨U+200F⟩⟨U+200E⟩", "⟨U+202E⟩ ⟨U+202E⟩"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the rendering of character references lacks %q: %q", want, text)
+		}
+	}
+}
+
+func FuzzRenderIsInert(f *testing.F) {
+	for _, a := range attacks {
+		f.Add(a)
+	}
+	f.Add(answer)
+	r := New(termenv.TrueColor, true)
+	f.Fuzz(func(t *testing.T, s string) {
+		lines := r.Render(s, 50)
+		checkInert(t, s, lines)
+		for _, l := range lines {
+			if ansi.StringWidth(l) > 50 {
+				t.Fatalf("a line of %q is wider than 50: %q", s, l)
+			}
+		}
+	})
+}
+
+func TestDocRendersOncePerWidth(t *testing.T) {
+	d := New(termenv.ANSI256, true).Doc(answer)
+	a := d.Lines(60)
+	if b := d.Lines(60); &a[0] != &b[0] {
+		t.Fatal("the second drawing at the same width rendered again")
+	}
+	d.Lines(40)
+	d.Lines(100)
+	if b := d.Lines(60); &a[0] != &b[0] {
+		t.Fatal("going back to an earlier width rendered again")
+	}
+	if allocs := testing.AllocsPerRun(100, func() { d.Lines(60) }); allocs != 0 {
+		t.Fatalf("a cached drawing allocates %v times", allocs)
+	}
+	if d.Text() != answer {
+		t.Fatal("Text does not return the Markdown")
+	}
+}
+
+// longAnswer returns a 200-line answer with five fenced code blocks.
+func longAnswer() string {
+	var b strings.Builder
+	langs := []string{"go", "python", "js", "bash", "json"}
+	lines := 0
+	for i := 0; lines < 200; i++ {
+		fmt.Fprintf(&b, "## Part %d\n\nThis part explains **step %d** of the change, with `code` and a [link](https://example.com/%d).\n\n", i+1, i+1, i)
+		b.WriteString("- first point of the part\n- second point, which is a little longer and wraps at narrow widths\n\n")
+		lines += 7
+		if i < len(langs) {
+			fmt.Fprintf(&b, "```%s\n", langs[i])
+			for j := 0; j < 15; j++ {
+				fmt.Fprintf(&b, "value_%d = compute(%d, \"text\") // comment %d\n", j, j, j)
+			}
+			b.WriteString("```\n\n")
+			lines += 18
+		}
+	}
+	return b.String()
+}
+
+// BenchmarkRender measures rendering a 200-line answer with five code
+// blocks at 118 columns: the first drawing of a new answer (the renderer
+// warm, as it is once the console has drawn one), the very first drawing
+// of the process (the renderer built and the highlighters compiled), and a
+// drawing from the cache.
+func BenchmarkRender(b *testing.B) {
+	text := longAnswer()
+	if n := strings.Count(text, "\n"); n < 200 {
+		b.Fatalf("the answer has %d lines", n)
+	}
+	b.Run("first", func(b *testing.B) {
+		r := New(termenv.ANSI256, true)
+		r.Doc(text).Lines(118)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			r.Doc(text).Lines(118)
+		}
+	})
+	b.Run("cold", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			New(termenv.ANSI256, true).Doc(text).Lines(118)
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		d := New(termenv.ANSI256, true).Doc(text)
+		d.Lines(118)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			d.Lines(118)
+		}
+	})
+}
+
+func TestUnnamedFencesArePlainText(t *testing.T) {
+	for in, want := range map[string]string{
+		"```\nls -l\n```":                        "```text\nls -l\n```",
+		"  ~~~\nx\n  ~~~\n":                      "  ~~~text\nx\n  ~~~\n",
+		"```go\nx\n```\n```\ny\n```":             "```go\nx\n```\n```text\ny\n```",
+		"````\n```\ninner\n```\n````":            "````text\n```\ninner\n```\n````",
+		"text ``` inline\n    ```\n    indented": "text ``` inline\n    ```\n    indented",
+	} {
+		if got := plainFences(in); got != want {
+			t.Errorf("plainFences(%q) = %q, want %q", in, got, want)
+		}
+	}
+	lines := New(termenv.ANSI256, true).Render("```\n$ make\nok\n```", 40)
+	if got := ansi.Strip(strings.Join(lines, "\n")); got != "  $ make\n  ok" {
+		t.Fatalf("an unnamed code block renders as %q", got)
+	}
+}
+
+func TestHighlightFollowsTheProfile(t *testing.T) {
+	code := "```go\nfunc main() {\n\tx := \"s\" // note\n}\n```"
+	sgr := regexp.MustCompile(`\x1b\[([0-9;]*)m`)
+	for _, c := range []struct {
+		p    termenv.Profile
+		want *regexp.Regexp
+	}{
+		{termenv.ANSI, regexp.MustCompile(`^(0|1|3|4|3[0-7]|9[0-7]|4[0-7]|10[0-7])$`)},
+		{termenv.ANSI256, regexp.MustCompile(`^(0|1|3|4|[34]8;5;[0-9]+)$`)},
+		{termenv.TrueColor, regexp.MustCompile(`^(0|1|3|4|[34]8;2;[0-9]+;[0-9]+;[0-9]+)$`)},
+	} {
+		out := strings.Join(New(c.p, true).Render(code, 60), "\n")
+		if ansi.Strip(out) != "  func main() {\n      x := \"s\" // note\n  }" {
+			t.Fatalf("profile %v: the code reads %q", c.p, ansi.Strip(out))
+		}
+		n := 0
+		for _, m := range sgr.FindAllStringSubmatch(out, -1) {
+			for _, part := range splitSGR(m[1]) {
+				if part != "" && !c.want.MatchString(part) {
+					t.Fatalf("profile %v wrote %q", c.p, m[0])
+				}
+			}
+			n++
+		}
+		if n < 4 {
+			t.Fatalf("profile %v: the code is hardly styled: %q", c.p, out)
+		}
+	}
+}
+
+// splitSGR splits SGR parameters into attributes, keeping each extended
+// colour (38;5;n, 48;2;r;g;b) whole.
+func splitSGR(params string) []string {
+	var out []string
+	f := strings.Split(params, ";")
+	for i := 0; i < len(f); i++ {
+		if (f[i] == "38" || f[i] == "48") && i+1 < len(f) {
+			n := 3
+			if f[i+1] == "2" {
+				n = 5
+			}
+			if i+n <= len(f) {
+				out = append(out, strings.Join(f[i:i+n], ";"))
+				i += n - 1
+				continue
+			}
+		}
+		out = append(out, f[i])
+	}
+	return out
+}
