@@ -146,6 +146,32 @@ func TestModelCommand(t *testing.T) {
 	}
 }
 
+// TestCompactCommandEscStops presses Esc while /compact waits on the
+// model: the compaction's context is cancelled, and the screen says the
+// conversation was not compacted.
+func TestCompactCommandEscStops(t *testing.T) {
+	started := make(chan struct{})
+	h := newHarness(t, Options{Compact: func(ctx context.Context, _ string) error {
+		close(started)
+		<-ctx.Done()
+		return ctx.Err()
+	}})
+	h.m.setFocus(focusInput)
+	h.m.input.setValue("/compact")
+	cmd := h.update(keyMsg("enter"))
+	mustContain(t, h.view(), "compacting the conversation… (esc stops it)")
+	answer := make(chan tea.Msg, 1)
+	go func() { answer <- runCmd(cmd) }()
+	<-started
+	h.key("esc")
+	msg := <-answer
+	if c, ok := msg.(compacted); !ok || !errors.Is(c.err, context.Canceled) {
+		t.Fatalf("Esc did not stop the compaction: %#v", msg)
+	}
+	h.update(msg)
+	mustContain(t, h.view(), "compaction stopped; the conversation is as it was")
+}
+
 func TestCompactCommand(t *testing.T) {
 	h := newHarness(t, Options{})
 	h.command("/compact")

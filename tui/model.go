@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -359,9 +360,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.cancelBusy()
 			m.cancelBusy = nil
 		}
-		if msg.err != nil {
+		switch {
+		case errors.Is(msg.err, context.Canceled):
+			m.say("compaction stopped; the conversation is as it was", false)
+		case msg.err != nil:
 			m.say("could not compact the conversation: "+cleanLine(msg.err.Error()), true)
-		} else {
+		default:
 			m.say("compacted the conversation", false)
 		}
 		cmds = append(cmds, m.startQueued())
