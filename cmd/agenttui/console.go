@@ -130,7 +130,18 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	if c.demo && o.goal == "" {
 		opts.Prefill = assets.DemoGoal
 	}
-	final, runErr := tui.Run(tui.New(opts), in, out)
+	rec, err := startRecording(o.record, out, opts.Description)
+	if err != nil {
+		return 2, err
+	}
+	var recorder tui.Recorder
+	if rec != nil {
+		recorder = rec
+	}
+	final, runErr := tui.Run(tui.New(opts), in, out, recorder)
+	if rec != nil {
+		stopRecording(rec, o.record, stderr)
+	}
 	// The alternate screen is gone: the outcome goes to the normal screen,
 	// where it stays in the scrollback.
 	if runErr == nil {
