@@ -33,6 +33,10 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	if err != nil {
 		return 2, err
 	}
+	traceEnv, err := envTraceSettings()
+	if err != nil {
+		return 2, err
+	}
 	var rp *journal.Replay
 	if o.resume != "" || o.cont {
 		if rp, err = loadSession(o); err != nil {
@@ -55,13 +59,28 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		defer cleanup()
 		o.workspace = ws
 	}
+	// Traces are flushed last, once the outcome is written.
+	tr, err := startTraces(traceEnv)
+	if err != nil {
+		return 2, err
+	}
+	defer tr.close(stderr)
+	traceID := tr.sessionTrace(rp)
+	tracer := tr.tracer(traceID)
+	if tracer != nil && rp == nil {
+		o.traceID = traceID.String()
+	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	var show runtime.Sink
 	if o.jsonOut {
 		show = jsonSink(out)
 	} else {
-		show = (&progress{w: stderr, workspace: o.workspace}).event
+		p := &progress{w: stderr, workspace: o.workspace}
+		if tracer != nil {
+			p.trace = traceID.String()
+		}
+		show = p.event
 	}
 	// MCP servers start first, so a bad configuration stops the command
 	// before anything else happens; they come up while the rest is built.
@@ -92,6 +111,9 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 			jw.Event(e)
 		}
 		show(e)
+		if tracer != nil {
+			tracer.Event(e)
+		}
 	}
 	agent.Durable = journalErr(&jwp)
 	defer func() {
@@ -229,7 +251,10 @@ type progress struct {
 	mu        sync.Mutex // guards names, which the runtime fills while calls finish
 	w         io.Writer
 	workspace string
-	names     map[int]string
+	// trace is the session's trace id, said at the start; empty when
+	// traces are off.
+	trace string
+	names map[int]string
 }
 
 func (p *progress) event(e runtime.Event) {
@@ -243,10 +268,12 @@ func (p *progress) event(e runtime.Event) {
 			// input of its own.
 			fmt.Fprintf(p.w, "agenttui: resuming session %s · model %s · mode %s · workspace %s\n",
 				ev.Session, sanitize.Line(ev.Model), ev.Mode, sanitize.Line(p.workspace))
+			p.sayTrace()
 			return
 		case ev.Input == ev.Goal:
 			fmt.Fprintf(p.w, "agenttui: session %s · model %s · mode %s · workspace %s\n",
 				ev.Session, sanitize.Line(ev.Model), ev.Mode, sanitize.Line(p.workspace))
+			p.sayTrace()
 		}
 		fmt.Fprintf(p.w, "› %s\n", sanitize.Line(ev.Input))
 	case runtime.ReplyReceived:
@@ -308,6 +335,13 @@ func (p *progress) event(e runtime.Event) {
 		// attempt streamed was shown.
 		fmt.Fprintf(p.w, "turn %d · retrying: %s (attempt %d of %d, in %.1f s)\n", ev.Turn, sanitize.Line(ev.Why),
 			ev.Attempt, ev.Max, float64(ev.WaitMS)/1000)
+	}
+}
+
+// sayTrace names the session's trace, when it is traced.
+func (p *progress) sayTrace() {
+	if p.trace != "" {
+		fmt.Fprintf(p.w, "agenttui: trace %s\n", p.trace)
 	}
 }
 
