@@ -251,10 +251,11 @@ type progress struct {
 	mu        sync.Mutex // guards names, which the runtime fills while calls finish
 	w         io.Writer
 	workspace string
-	// trace is the session's trace id, said at the start; empty when
+	// trace is the session's trace id, said at the first run; empty when
 	// traces are off.
-	trace string
-	names map[int]string
+	trace     string
+	traceSaid bool
+	names     map[int]string
 }
 
 func (p *progress) event(e runtime.Event) {
@@ -273,8 +274,8 @@ func (p *progress) event(e runtime.Event) {
 		case ev.Input == ev.Goal:
 			fmt.Fprintf(p.w, "agenttui: session %s · model %s · mode %s · workspace %s\n",
 				ev.Session, sanitize.Line(ev.Model), ev.Mode, sanitize.Line(p.workspace))
-			p.sayTrace()
 		}
+		p.sayTrace()
 		fmt.Fprintf(p.w, "› %s\n", sanitize.Line(ev.Input))
 	case runtime.ReplyReceived:
 		p.names = map[int]string{}
@@ -338,10 +339,11 @@ func (p *progress) event(e runtime.Event) {
 	}
 }
 
-// sayTrace names the session's trace, when it is traced.
+// sayTrace names the session's trace, once, when it is traced.
 func (p *progress) sayTrace() {
-	if p.trace != "" {
+	if p.trace != "" && !p.traceSaid {
 		fmt.Fprintf(p.w, "agenttui: trace %s\n", p.trace)
+		p.traceSaid = true
 	}
 }
 

@@ -101,6 +101,7 @@ func headerValues(list string) []string {
 type traces struct {
 	settings traceSettings
 	provider *sdktrace.TracerProvider
+	client   *otlphttp.Client
 	errs     *exportErrors
 }
 
@@ -140,7 +141,7 @@ func startTraces(s traceSettings) (*traces, error) {
 		sdktrace.WithResource(res),
 		sdktrace.WithIDGenerator(tracing.IDs{}),
 	)
-	return &traces{settings: s, provider: tp, errs: errs}, nil
+	return &traces{settings: s, provider: tp, client: client, errs: errs}, nil
 }
 
 // tracer returns the subscriber that makes a session's spans, in the trace
@@ -184,16 +185,25 @@ func (t *traces) close(w io.Writer) {
 	if err := t.provider.Shutdown(ctx); err != nil {
 		t.errs.Handle(err)
 	}
-	if n, first := t.errs.report(); n > 0 {
-		fmt.Fprintf(w, "agenttui: traces: %d export(s) failed, the first with: %v\n", n, first)
+	n, first := t.errs.report()
+	if failed := t.client.Failed(); failed != nil {
+		// The client's own record says what went wrong, where the SDK may
+		// only know that time ran out.
+		n, first = max(n, 1), failed
+	}
+	if n > 0 {
+		fmt.Fprintf(w, "agenttui: traces: not all spans were exported: %v\n", first)
 	}
 }
 
 // exportErrors keeps the errors the SDK reports.
 type exportErrors struct {
-	mu    sync.Mutex // guards n and first, which the SDK's goroutines set
-	n     int
-	first error
+	mu sync.Mutex // guards the fields below, which the SDK's goroutines set
+	n  int
+	// first is the first error that says more than that time ran out;
+	// timedOut says time ran out.
+	first    error
+	timedOut bool
 }
 
 // Handle records err; it is the SDK's global error handler.
@@ -204,15 +214,19 @@ func (e *exportErrors) Handle(err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.n++
-	if e.first == nil {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && !strings.Contains(err.Error(), "gave up"):
+		e.timedOut = true
+	case e.first == nil:
 		e.first = err
 	}
 }
 
+// report returns how many errors there were and the one that says most.
 func (e *exportErrors) report() (int, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if errors.Is(e.first, context.DeadlineExceeded) {
+	if e.first == nil && e.timedOut {
 		return e.n, fmt.Errorf("the collector did not answer within %s", traceFlushTimeout)
 	}
 	return e.n, e.first

@@ -135,7 +135,8 @@ func journalHeader(t *testing.T, id string) map[string]any {
 
 // parallelWorkspace returns a workspace with a.txt holding secret and b.txt,
 // and a scenario whose reply reads both side by side, then writes a.txt
-// (which waits for the read of a.txt), then finishes.
+// (which waits for the read of a.txt), then finishes; a follow-up is
+// answered with text.
 func parallelWorkspace(t *testing.T, secret string) (dir, scenarioFile string) {
 	dir = t.TempDir()
 	for name, text := range map[string]string{"a.txt": "token " + secret + "\n", "b.txt": "bee\n"} {
@@ -148,7 +149,8 @@ func parallelWorkspace(t *testing.T, secret string) (dir, scenarioFile string) {
 	    {"name":"read_file","args":{"path":"a.txt"}},
 	    {"name":"read_file","args":{"path":"b.txt"}},
 	    {"name":"write_file","args":{"path":"a.txt","content":"new a\n"}}]},
-	  {"calls":[{"name":"finish","args":{"summary":"done"}}]}]}`
+	  {"calls":[{"name":"finish","args":{"summary":"done"}}]},
+	  {"text":"Nothing more to do."}]}`
 	scenarioFile = filepath.Join(t.TempDir(), "traced.json")
 	if err := os.WriteFile(scenarioFile, []byte(sc), 0o644); err != nil {
 		t.Fatal(err)
@@ -261,6 +263,28 @@ func TestTracesExportToAnOTLPReceiver(t *testing.T) {
 			t.Errorf("%s holds the exporter's token", sp.Name)
 		}
 	}
+
+	// A follow-up in another process adds a run to the same trace, and
+	// the progress on stderr names it.
+	cmd := exec.Command(binary, "run", "--resume", session, "--mode", "auto", "--scenario", sc, "anything else?")
+	cmd.Dir, cmd.Env = dir, env
+	again := execute(t, cmd)
+	if again.code != 0 || !strings.Contains(again.stderr, "agenttui: trace "+trace) {
+		t.Fatalf("follow-up: exit %d, stderr:\n%s", again.code, again.stderr)
+	}
+	spans, _, _, _ = col.collected()
+	runs := 0
+	for _, sp := range spans {
+		if sp.Name == "invoke_agent agenttui" {
+			runs++
+			if hex.EncodeToString(sp.TraceId) != trace {
+				t.Errorf("the follow-up's run is in another trace")
+			}
+		}
+	}
+	if runs != 2 {
+		t.Errorf("want 2 runs in the trace, got %d", runs)
+	}
 }
 
 func TestTracesAreOffUnlessConfigured(t *testing.T) {
@@ -302,5 +326,54 @@ func TestTraceSettingsThatCannotWork(t *testing.T) {
 		if res.code != 2 || len(lines) != 1 || !strings.Contains(lines[0], tc.says) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line naming it", tc.env, res.code, res.stderr)
 		}
+	}
+}
+
+// TestConsoleTracesAnApproval runs a session in the console whose write
+// waits for the person's approval; after the console closes, its spans have
+// been flushed to the collector, the approval among them.
+func TestConsoleTracesAnApproval(t *testing.T) {
+	col := newCollector(t)
+	sc := writeScenario(t, `{"name": "approve", "steps": [
+	  {"calls": [{"name": "write_file", "args": {"path": "notes.txt", "content": "hello\n"}}]},
+	  {"calls": [{"name": "finish", "args": {"summary": "Wrote the notes."}}]}]}`)
+	term := startConsole(t, e2eCols, e2eRows, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + col.srv.URL},
+		"--scenario", sc, "write the notes")
+	approveWhenReady(t, term, "#1 write_file")
+	term.WaitFor("✓ Succeeded", e2eStep)
+	term.Key("ctrl+c")
+	term.WaitFor("press Ctrl+C again to quit", e2eStep)
+	term.Key("ctrl+c")
+	if code, err := term.Wait(e2eStep); err != nil || code != 0 {
+		t.Fatalf("exit code %d, %v", code, err)
+	}
+
+	spans, _, _, _ := col.collected()
+	var root, write, approval *tracepb.Span
+	for _, sp := range spans {
+		switch sp.Name {
+		case "invoke_agent agenttui":
+			root = sp
+		case "execute_tool write_file":
+			write = sp
+		case "await_approval":
+			approval = sp
+		}
+	}
+	if root == nil || write == nil || approval == nil {
+		t.Fatalf("want the run, the write and its approval among %d spans", len(spans))
+	}
+	if string(approval.ParentSpanId) != string(write.SpanId) {
+		t.Errorf("the approval is not a child of its call")
+	}
+	if got := spanAttr(approval, "agenttui.approval.by").GetStringValue(); got != "user" {
+		t.Errorf("approved by %q", got)
+	}
+	if got := spanAttr(approval, "agenttui.approval.asked_by").GetStringValue(); got != "mode:reads" {
+		t.Errorf("asked by %q", got)
+	}
+	session := spanAttr(root, "gen_ai.conversation.id").GetStringValue()
+	if h := journalHeader(t, session); h["trace_id"] != hex.EncodeToString(root.TraceId) {
+		t.Errorf("journal header trace_id %v, want the trace's %x", h["trace_id"], root.TraceId)
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -49,6 +50,13 @@ type Client struct {
 	http    *http.Client
 	// backoff is the wait before the first retry; it doubles with each.
 	backoff time.Duration
+
+	// mu guards lost and retrying, which exports set from the SDK's
+	// goroutine: lost is the first export that gave up, retrying the
+	// failure of the export still being tried.
+	mu       sync.Mutex
+	lost     error
+	retrying error
 }
 
 // FromEnv returns a client configured as the OpenTelemetry specification
@@ -191,16 +199,19 @@ func (c *Client) UploadTraces(ctx context.Context, spans []*tracepb.ResourceSpan
 	for attempt := 1; ; attempt++ {
 		retryAfter, err := c.post(ctx, body)
 		if err == nil {
+			c.note(nil, nil)
 			return nil
 		}
 		var final finalError
 		if errors.As(err, &final) {
+			c.note(err, nil)
 			return err
 		}
 		if last == nil || ctx.Err() == nil {
 			// An attempt the deadline cut short says less than the one
 			// before it.
 			last = err
+			c.note(nil, err)
 		}
 		if retryAfter > 0 {
 			wait = retryAfter
@@ -209,11 +220,36 @@ func (c *Client) UploadTraces(ctx context.Context, spans []*tracepb.ResourceSpan
 		d := wait/2 + rand.N(wait/2+1)
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("gave up after %d attempt(s): %w", attempt, last)
+			err := fmt.Errorf("gave up after %d attempt(s): %w", attempt, last)
+			c.note(err, nil)
+			return err
 		case <-time.After(d):
 		}
 		wait = min(2*wait, 5*time.Second)
 	}
+}
+
+// note records how the export being tried stands: lost when it gave up,
+// retrying while it is being tried again.
+func (c *Client) note(lost, retrying error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lost == nil {
+		c.lost = lost
+	}
+	c.retrying = retrying
+}
+
+// Failed returns why spans were lost: the first export that gave up, else
+// the failure of an export still being retried (one the program's exit
+// cuts short has reported nothing yet). Nil when none was.
+func (c *Client) Failed() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lost != nil {
+		return c.lost
+	}
+	return c.retrying
 }
 
 // exportRequest encodes spans as an ExportTraceServiceRequest, whose only

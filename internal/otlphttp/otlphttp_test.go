@@ -178,3 +178,18 @@ func TestConfigurationErrors(t *testing.T) {
 		t.Errorf("headers %v", h)
 	}
 }
+
+func TestFailedSaysWhetherSpansWereLost(t *testing.T) {
+	_, url := serve(t, http.StatusServiceUnavailable, http.StatusBadRequest)
+	c, _ := FromEnv(env(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": url}))
+	c.backoff = time.Millisecond
+	if err := c.UploadTraces(context.Background(), spans("a")); err == nil || c.Failed() != err {
+		t.Errorf("an export that gave up: %v, Failed %v", err, c.Failed())
+	}
+	_, url = serve(t, http.StatusServiceUnavailable)
+	c, _ = FromEnv(env(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": url}))
+	c.backoff = time.Millisecond
+	if err := c.UploadTraces(context.Background(), spans("b")); err != nil || c.Failed() != nil {
+		t.Errorf("an export that passed on its second attempt lost nothing: %v, Failed %v", err, c.Failed())
+	}
+}
