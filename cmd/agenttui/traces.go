@@ -103,6 +103,9 @@ type traces struct {
 	provider *sdktrace.TracerProvider
 	client   *otlphttp.Client
 	errs     *exportErrors
+
+	mu      sync.Mutex // guards tracers
+	tracers []*tracing.Tracer
 }
 
 // startTraces sets up the exporter when s asks for traces; it connects to
@@ -150,11 +153,15 @@ func (t *traces) tracer(id trace.TraceID) *tracing.Tracer {
 	if t == nil {
 		return nil
 	}
-	return tracing.New(t.provider, tracing.Options{
+	tr := tracing.New(t.provider, tracing.Options{
 		TraceID:        id,
 		CaptureContent: t.settings.capture,
 		Redact:         redact.FromEnv(t.settings.secrets...),
 	})
+	t.mu.Lock()
+	t.tracers = append(t.tracers, tr)
+	t.mu.Unlock()
+	return tr
 }
 
 // sessionTrace returns the trace id of a session: a new one for a new
@@ -180,6 +187,12 @@ func (t *traces) close(w io.Writer) {
 	if t == nil {
 		return
 	}
+	// The tracers hand over the spans of the events they have queued.
+	t.mu.Lock()
+	for _, tr := range t.tracers {
+		tr.Close()
+	}
+	t.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), traceFlushTimeout)
 	defer cancel()
 	if err := t.provider.Shutdown(ctx); err != nil {

@@ -256,14 +256,22 @@ func (c *Client) Failed() error {
 // field is its repeated resource_spans (1). The request is encoded here
 // rather than with the generated collector package, which imports gRPC.
 func exportRequest(spans []*tracepb.ResourceSpans) ([]byte, error) {
-	var out []byte
-	for _, rs := range spans {
-		b, err := proto.Marshal(rs)
-		if err != nil {
+	sizes := make([]int, len(spans))
+	total := 0
+	for i, rs := range spans {
+		sizes[i] = proto.Size(rs)
+		total += protowire.SizeTag(1) + protowire.SizeBytes(sizes[i])
+	}
+	// Each message is written in place, with the size computed above.
+	out := make([]byte, 0, total)
+	opts := proto.MarshalOptions{UseCachedSize: true}
+	for i, rs := range spans {
+		out = protowire.AppendTag(out, 1, protowire.BytesType)
+		out = protowire.AppendVarint(out, uint64(sizes[i]))
+		var err error
+		if out, err = opts.MarshalAppend(out, rs); err != nil {
 			return nil, err
 		}
-		out = protowire.AppendTag(out, 1, protowire.BytesType)
-		out = protowire.AppendBytes(out, b)
 	}
 	return out, nil
 }

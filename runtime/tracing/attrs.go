@@ -7,8 +7,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
-
-	"github.com/agenttui/agenttui/runtime/tool"
 )
 
 // Span names and the agent's name, as the GenAI conventions form them:
@@ -136,19 +134,6 @@ func finishReason(stop string) string {
 	default:
 		return stop
 	}
-}
-
-// footprint returns the attributes of a call's footprint.
-func footprint(t tool.Touches) []attribute.KeyValue {
-	kind := AttrFootprintKind.String(t.Access.String())
-	if t.Access == tool.AccessIndependent {
-		return []attribute.KeyValue{kind}
-	}
-	scope := []string{"anything"}
-	if !t.Scope.IsAnything() {
-		scope = t.Scope.PathList()
-	}
-	return []attribute.KeyValue{kind, AttrFootprintScope.StringSlice(scope)}
 }
 
 // clip bounds recorded content to maxContent bytes, on a rune boundary.

@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agenttui/agenttui/internal/otlphttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
@@ -44,19 +46,37 @@ func benchAgent(b *testing.B, sink runtime.Sink) *runtime.Agent {
 	return &runtime.Agent{Model: m, Catalog: cat, Hooks: []runtime.Hook{hook}, Sink: sink}
 }
 
-// runBench runs the reply b.N times, each followed by after when it is not
-// nil, and reports the time per call.
-func runBench(b *testing.B, a *runtime.Agent, after func()) {
+// runBench runs the reply b.N times and then drain, which waits until the
+// spans of every run are made and exported, and reports the time per call
+// and the CPU time the process spent per call (all its goroutines: the
+// run's, the tracer's, the exporter's and the receiver's), which a busy
+// machine disturbs less than the time. The runs follow one another as a
+// long session's replies do: the spans of one are exported while the next
+// runs.
+func runBench(b *testing.B, a *runtime.Agent, drain func()) {
 	b.ReportAllocs()
-	for b.Loop() {
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for range b.N {
 		if out := a.Run(context.Background(), runtime.NewSession("b"), "go"); out.Status != runtime.StatusSucceeded {
 			b.Fatalf("outcome %+v", out)
 		}
-		if after != nil {
-			after()
-		}
 	}
+	if drain != nil {
+		drain()
+	}
+	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchCalls), "ns/call")
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N*benchCalls), "cpu-ns/call")
+}
+
+// cpuTime returns the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkPerCallTracing measures what tracing adds to each call of a
@@ -66,10 +86,12 @@ func runBench(b *testing.B, a *runtime.Agent, after func()) {
 //   - off: the sink as the command wires it when traces are off, which
 //     checks for a tracer and finds none;
 //   - spans: spans are made and handed to a batch processor whose exporter
-//     drops them, which is the cost on the run's own path;
+//     drops them;
 //   - otlp: the whole pipeline as the command sets it up, through the
 //     OTLP/HTTP exporter to a local receiver, with the batch processor made
 //     to block rather than drop spans so every span is paid for.
+//
+// Every span is made and exported before the time stops.
 func BenchmarkPerCallTracing(b *testing.B) {
 	b.Run("off", func(b *testing.B) {
 		var events int
@@ -86,7 +108,13 @@ func BenchmarkPerCallTracing(b *testing.B) {
 			sdktrace.WithIDGenerator(tracing.IDs{}))
 		defer tp.Shutdown(context.Background())
 		tr := tracing.New(tp, tracing.Options{TraceID: tracing.NewTraceID(), Redact: redact.New()})
-		runBench(b, benchAgent(b, tr.Event), nil)
+		defer tr.Close()
+		runBench(b, benchAgent(b, tr.Event), func() {
+			tr.Flush()
+			if err := tp.ForceFlush(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+		})
 	})
 	b.Run("otlp", func(b *testing.B) {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -110,9 +138,9 @@ func BenchmarkPerCallTracing(b *testing.B) {
 			sdktrace.WithIDGenerator(tracing.IDs{}))
 		defer tp.Shutdown(context.Background())
 		tr := tracing.New(tp, tracing.Options{TraceID: tracing.NewTraceID(), Redact: redact.New()})
-		// Each run's spans are exported before the next run begins: the
-		// export is part of the cost.
+		defer tr.Close()
 		runBench(b, benchAgent(b, tr.Event), func() {
+			tr.Flush()
 			if err := tp.ForceFlush(context.Background()); err != nil {
 				b.Fatal(err)
 			}

@@ -31,6 +31,7 @@ func play(t *testing.T, opts tracing.Options, events ...runtime.Event) spans {
 	for _, e := range events {
 		tr.Event(e)
 	}
+	tr.Close()
 	return spans(sr.Ended())
 }
 
@@ -189,3 +190,39 @@ func TestEventsOutsideARunAreIgnored(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestARunThatEndsWhileACallWaitsForAPerson(t *testing.T) {
+	writes := tool.Writes(tool.Paths("/w/a"))
+	all := play(t, tracing.Options{},
+		runtime.RunStarted{Session: "s", Goal: "g", Input: "g", Model: "openai:m", At: ts(0)},
+		runtime.TurnStarted{Turn: 1, At: ts(1)},
+		runtime.UsageReported{Turn: 1, At: ts(5)},
+		runtime.ReplyReceived{Turn: 1, Stop: "tool_calls", Calls: []runtime.PlannedCall{
+			{Index: 0, ID: "c0", Name: "write_file", Touches: &writes, WaitsFor: []int{}, Batch: 1}}},
+		runtime.CallDecision{Turn: 1, Index: 0, Decision: "ask", By: "mode:reads", At: ts(6)},
+		// The process is stopped before anyone answers or the call settles.
+		runtime.RunFinished{Outcome: runtime.Failed("g", "turn 1: the reply's calls", []string{"stopped: the run was interrupted"}), At: ts(900)},
+	)
+	call := all.call(t, 1, 0)
+	if call.Status().Code != codes.Error || call.EndTime() != ts(900).Time || call.StartTime() != ts(6).Time {
+		t.Errorf("the call's span should end with the run, as an error: %v %v–%v", call.Status(), call.StartTime(), call.EndTime())
+	}
+	appr := all.childrenOf(call)
+	if len(appr) != 1 || attr(appr[0], tracing.AttrApprovalAnswer).AsString() != "unanswered" ||
+		attr(appr[0], tracing.AttrApprovalWait).AsInt64() != 894 {
+		t.Errorf("the approval nobody answered: %v", names(appr))
+	}
+}
+
+func TestEventsAfterCloseAreDropped(t *testing.T) {
+	tp, sr := recorder(t)
+	tr := tracing.New(tp, tracing.Options{Redact: redact.New()})
+	tr.Close()
+	tr.Event(runtime.RunStarted{Session: "s", At: ts(0)})
+	tr.Event(runtime.RunFinished{At: ts(1)})
+	tr.Flush()
+	tr.Close()
+	if n := len(sr.Ended()); n != 0 {
+		t.Errorf("%d spans after Close", n)
+	}
+}

@@ -49,16 +49,39 @@ type Options struct {
 }
 
 // Tracer makes spans from a session's events. Its Event method is a
-// runtime.Sink; give it every event of every run of one session, in order.
+// runtime.Sink; give it every event of every run of one session, in order,
+// and Close it before shutting the tracer provider down.
+//
+// Event only queues the event: the spans are made by the Tracer's own
+// goroutine, which owns the open spans, so the run is not held back while
+// they are made and the work can use another core. The events' own times
+// date the spans, so the delay changes nothing in the trace.
 type Tracer struct {
 	tracer trace.Tracer
 	opts   Options
 
-	// mu guards run: the runtime publishes from several goroutines, one at
-	// a time, and the command may publish notices beside it.
-	mu  sync.Mutex
-	run *runSpans
+	// queue carries events and flush requests to the goroutine; done is
+	// closed when it has handled the last.
+	queue chan any
+	done  chan struct{}
+	// sendMu guards closed: sends hold it shared, Close exclusively, so
+	// nothing is sent on the closed queue.
+	sendMu sync.RWMutex
+	closed bool
+
+	// Owned by the goroutine.
+	run   *runSpans
+	names map[string]string // execute_tool span names, by tool
 }
+
+// queueSize is how many events may wait for the goroutine before Event
+// blocks: enough for a burst of calls, and bounded so a tracer that falls
+// behind slows the run rather than growing without end.
+const queueSize = 4096
+
+// flushRequest asks the goroutine to say when it has handled every event
+// queued before it.
+type flushRequest chan struct{}
 
 // runSpans is the open span of one run and what it holds open.
 type runSpans struct {
@@ -87,16 +110,66 @@ func New(tp trace.TracerProvider, opts Options) *Tracer {
 	if opts.Redact == nil {
 		opts.Redact = redact.FromEnv()
 	}
-	return &Tracer{tracer: tp.Tracer(ScopeName), opts: opts}
+	t := &Tracer{tracer: tp.Tracer(ScopeName), opts: opts, names: map[string]string{},
+		queue: make(chan any, queueSize), done: make(chan struct{})}
+	go t.loop()
+	return t
+}
+
+// loop makes the spans of the queued events, in order, until Close.
+func (t *Tracer) loop() {
+	defer close(t.done)
+	for item := range t.queue {
+		switch v := item.(type) {
+		case flushRequest:
+			close(v)
+		case runtime.Event:
+			t.handle(v)
+		}
+	}
+}
+
+// Event queues one event; it is a runtime.Sink. Events after Close are
+// dropped.
+func (t *Tracer) Event(e runtime.Event) {
+	t.sendMu.RLock()
+	defer t.sendMu.RUnlock()
+	if !t.closed {
+		t.queue <- e
+	}
+}
+
+// Flush returns once the spans of every event queued so far are made and
+// handed to the tracer provider (ended spans) or still open.
+func (t *Tracer) Flush() {
+	t.sendMu.RLock()
+	if t.closed {
+		t.sendMu.RUnlock()
+		return
+	}
+	done := make(flushRequest)
+	t.queue <- done
+	t.sendMu.RUnlock()
+	<-done
+}
+
+// Close handles the events queued so far and stops the Tracer. Spans of a
+// run still going stay open, as a process that dies leaves them.
+func (t *Tracer) Close() {
+	t.sendMu.Lock()
+	if !t.closed {
+		t.closed = true
+		close(t.queue)
+	}
+	t.sendMu.Unlock()
+	<-t.done
 }
 
 // TraceID returns the session's trace id, as given in Options.
 func (t *Tracer) TraceID() trace.TraceID { return t.opts.TraceID }
 
-// Event makes or ends spans for one event; it is a runtime.Sink.
-func (t *Tracer) Event(e runtime.Event) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+// handle makes or ends spans for one event.
+func (t *Tracer) handle(e runtime.Event) {
 	if ev, ok := e.(runtime.RunStarted); ok {
 		t.runStarted(ev)
 		return
@@ -173,7 +246,7 @@ func (t *Tracer) runStarted(ev runtime.RunStarted) {
 	start := at(ev.At)
 	if t.run != nil {
 		// The previous run never said it ended.
-		t.run.endAll(start, "the run ended without saying so")
+		t.endAll(t.run, start, "the run ended without saying so")
 		t.run.span.SetStatus(codes.Error, "the run ended without saying so")
 		t.run.span.End(trace.WithTimestamp(start))
 	}
@@ -305,7 +378,7 @@ func (t *Tracer) runFinished(r *runSpans, ev runtime.RunFinished) {
 		// request that failed.
 		why = t.opts.Redact.String(out.Attempts[len(out.Attempts)-1])
 	}
-	r.endAll(end, why)
+	t.endAll(r, end, why)
 	attrs := []attribute.KeyValue{
 		AttrRunOutcome.String(string(out.Status)),
 		semconv.GenAIUsageInputTokens(r.usage.InputTokens),
@@ -346,9 +419,9 @@ func (r *runSpans) endChat(end time.Time, why string) {
 }
 
 // endAll ends every span the run left open, saying why.
-func (r *runSpans) endAll(end time.Time, why string) {
+func (t *Tracer) endAll(r *runSpans, end time.Time, why string) {
 	r.endChat(end, why)
 	for _, c := range r.calls {
-		c.abandon(end, why)
+		t.abandon(r, c, end, why)
 	}
 }
