@@ -38,6 +38,10 @@ type traceSettings struct {
 	// secrets are the values of the exporter's headers (tokens, most
 	// often), which are redacted from anything a span records.
 	secrets []string
+	// client posts the spans; it is made with the settings, so a bad
+	// endpoint, timeout or certificate stops the command before anything
+	// starts.
+	client *otlphttp.Client
 }
 
 // traceSettingsFrom reads the OTEL_ variables through getenv. Traces are off
@@ -72,7 +76,11 @@ func traceSettingsFrom(getenv func(string) string) (traceSettings, error) {
 		return s, usagef("%s=%s: agenttui exports traces as http/protobuf only (to the collector's HTTP port, 4318)",
 			name, protocol)
 	}
-	s.on = true
+	client, err := otlphttp.FromEnv(getenv)
+	if err != nil {
+		return s, usagef("traces: %v", err)
+	}
+	s.on, s.client = true, client
 	s.capture = strings.EqualFold(strings.TrimSpace(getenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")), "true")
 	for _, v := range []string{"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"} {
 		s.secrets = append(s.secrets, headerValues(getenv(v))...)
@@ -115,11 +123,7 @@ func startTraces(s traceSettings) (*traces, error) {
 		return nil, nil
 	}
 	ctx := context.Background()
-	client, err := otlphttp.FromEnv(os.Getenv)
-	if err != nil {
-		return nil, usagef("traces: %v", err)
-	}
-	exp, err := otlptrace.New(ctx, client)
+	exp, err := otlptrace.New(ctx, s.client)
 	if err != nil {
 		return nil, usagef("traces: %v", err)
 	}
@@ -144,7 +148,7 @@ func startTraces(s traceSettings) (*traces, error) {
 		sdktrace.WithResource(res),
 		sdktrace.WithIDGenerator(tracing.IDs{}),
 	)
-	return &traces{settings: s, provider: tp, client: client, errs: errs}, nil
+	return &traces{settings: s, provider: tp, client: s.client, errs: errs}, nil
 }
 
 // tracer returns the subscriber that makes a session's spans, in the trace

@@ -31,6 +31,8 @@ func TestTraceSettingsFromEnvironment(t *testing.T) {
 			"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/protobuf"}, on: true},
 		{name: "zipkin", env: map[string]string{"OTEL_TRACES_EXPORTER": "zipkin"}, bad: true},
 		{name: "grpc while off", env: map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}},
+		{name: "bad endpoint", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "localhost:4318"}, bad: true},
+		{name: "bad timeout", env: map[string]string{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_TIMEOUT": "soon"}, bad: true},
 	} {
 		s, err := traceSettingsFrom(func(k string) string { return tc.env[k] })
 		if (err != nil) != tc.bad || s.on != tc.on || s.capture != tc.capture {

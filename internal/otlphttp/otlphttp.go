@@ -73,14 +73,14 @@ func FromEnv(getenv func(string) string) (*Client, error) {
 		return strings.TrimSpace(getenv("OTEL_EXPORTER_OTLP_" + name)), "OTEL_EXPORTER_OTLP_" + name
 	}
 	c := &Client{url: DefaultEndpoint, timeout: DefaultTimeout, backoff: 500 * time.Millisecond}
+	given, name := "", ""
 	if v := strings.TrimSpace(getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")); v != "" {
-		c.url = v
+		c.url, given, name = v, v, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
 	} else if v := strings.TrimSpace(getenv("OTEL_EXPORTER_OTLP_ENDPOINT")); v != "" {
-		c.url = strings.TrimRight(v, "/") + "/v1/traces"
+		c.url, given, name = strings.TrimRight(v, "/")+"/v1/traces", v, "OTEL_EXPORTER_OTLP_ENDPOINT"
 	}
-	u, err := url.Parse(c.url)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("the OTLP endpoint %q is not an http:// or https:// URL", c.url)
+	if u, err := url.Parse(c.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%s=%s is not an http:// or https:// URL", name, given)
 	}
 	headers, _ := get("HEADERS")
 	c.headers = ParseHeaders(headers)
