@@ -65,6 +65,9 @@ type Request struct {
 	Args json.RawMessage
 	// Touches is the call's footprint.
 	Touches tool.Touches
+	// Sandbox says how the call runs when its tool can confine it: in a
+	// sandbox, or asking to leave it; nil otherwise.
+	Sandbox *tool.Sandbox
 	// WaitsFor lists the earlier calls of the reply this one depends on.
 	WaitsFor []int
 	// By says what asks (such as "mode:reads"), Reason why.
@@ -115,15 +118,20 @@ func (f ApproverFunc) Approve(ctx context.Context, req Request) Answer { return 
 
 // Policy is the approval hook of a session. For every call it applies, in
 // order: plan mode (which skips every call that may change something,
-// whatever the rules say), the deny rules, the ask rules, the session's
-// grants, the allow rules, and finally the mode. When the decision is to ask
-// it asks its Approver; with no Approver (a headless run) such calls are
-// skipped, because nobody can answer.
+// whatever the rules say), the deny rules, the ask rules, then for a call
+// that asks to leave its sandbox the allow rules or else the person, the
+// session's grants, the allow rules, sandboxed shell commands when they are
+// allowed, and finally the mode. When the decision is to ask it asks its
+// Approver; with no Approver (a headless run) such calls are skipped,
+// because nobody can answer.
 type Policy struct {
 	mode      atomic.Value // holds Mode; the console changes it while calls run
 	approver  Approver
 	workspace string
 	rules     ruleSet
+	// sandboxedShell lets calls that run in their tool's sandbox run
+	// without asking.
+	sandboxedShell bool
 
 	mu      sync.Mutex // guards grants and pending
 	grants  []Grant
@@ -159,6 +167,11 @@ func (p *Policy) SetRules(rules []NamedRule) error {
 	return nil
 }
 
+// SetSandboxedShell lets calls that run in their tool's sandbox (run_shell's
+// sandboxed commands) run without asking, unless plan mode or a deny or ask
+// rule says otherwise. Call it before the first call is reviewed.
+func (p *Policy) SetSandboxedShell(allow bool) { p.sandboxedShell = allow }
+
 // Mode returns the current mode.
 func (p *Policy) Mode() Mode { return p.mode.Load().(Mode) }
 
@@ -190,6 +203,14 @@ func (p *Policy) Review(_ context.Context, c runtime.CallInfo) runtime.Flow {
 		}
 		return p.ask("rule:"+r.label, why)
 	}
+	if c.Sandbox != nil && c.Sandbox.Escalated {
+		// Leaving the sandbox is the person's decision every time: no
+		// mode and no grant stands in for it, only a rule written for it.
+		if r, ok := firstMatch(p.rules.allow, c, p.workspace); ok {
+			return runtime.Continue("rule:"+r.label, "an allow rule matches this call outside the sandbox")
+		}
+		return p.ask(escalationBy, fmt.Sprintf("%s asks to run outside its sandbox, which always needs the person's approval", c.Call.Name))
+	}
 	if g, ok := p.coveringGrant(c); ok {
 		return runtime.Continue("grant:"+g.Label(p.workspace), "allowed by a grant of this session")
 	}
@@ -199,6 +220,9 @@ func (p *Policy) Review(_ context.Context, c runtime.CallInfo) runtime.Flow {
 			reason = r.Reason
 		}
 		return runtime.Continue("rule:"+r.label, reason)
+	}
+	if p.sandboxedShell && c.Sandbox != nil && c.Sandbox.Sandboxed {
+		return runtime.Continue(sandboxedBy, fmt.Sprintf("sandboxed %s commands run without asking (approval.sandboxed_shell is allow)", c.Call.Name))
 	}
 	switch mode {
 	case ModeAuto:
@@ -212,6 +236,14 @@ func (p *Policy) Review(_ context.Context, c runtime.CallInfo) runtime.Flow {
 		return p.ask(by, "ask mode asks before every call")
 	}
 }
+
+// What made a decision about a call's sandbox, as the event stream names it.
+const (
+	// escalationBy asks about a call that asked to leave its sandbox.
+	escalationBy = "sandbox:false"
+	// sandboxedBy runs a sandboxed call under approval.sandboxed_shell.
+	sandboxedBy = "sandboxed_shell:allow"
+)
 
 // show describes a footprint with workspace paths made relative.
 func (p *Policy) show(t tool.Touches) string {
@@ -254,7 +286,7 @@ func (p *Policy) wait(ctx context.Context, req runtime.AskRequest) runtime.Flow 
 	go func() {
 		answers <- p.approver.Approve(askCtx, Request{
 			Turn: req.Turn, Index: req.Index, Call: req.Call, Args: req.Args, Touches: req.Touches,
-			WaitsFor: req.WaitsFor, By: req.By, Reason: req.Reason, Preview: req.Preview,
+			Sandbox: req.Sandbox, WaitsFor: req.WaitsFor, By: req.By, Reason: req.Reason, Preview: req.Preview,
 		})
 	}()
 	select {

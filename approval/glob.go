@@ -3,188 +3,152 @@ package approval
 import (
 	"fmt"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
-// pattern is a compiled glob. In a path pattern * and ? stay within one
-// folder and ** crosses folders; in a plain pattern (a tool name, a command)
-// * matches anything.
+// pattern is a compiled glob, matched by doublestar, the engine the
+// workspace tools use too. In a path pattern * and ? stay within one folder,
+// ** crosses folders and {a,b} is an alternation. In a plain pattern (a tool
+// name, a command) * matches anything, / included, and braces are plain
+// characters, since commands are full of them ({}, ${HOME}) and a rule must
+// not change meaning because of one.
 type pattern struct {
-	text  string
-	parts []globPart
+	text string
+	// glob is what doublestar matches: text itself for a path pattern, text
+	// with its braces escaped for a plain one.
+	glob  string
 	paths bool
 }
 
-type globKind uint8
-
-const (
-	globLiteral globKind = iota
-	globStar             // *
-	globAny              // **
-	globOne              // ?
-	globClass            // [...]
-)
-
-type globPart struct {
-	kind    globKind
-	literal string
-	class   []runeRange
-	negate  bool
-}
-
-type runeRange struct{ lo, hi rune }
-
-// compilePattern compiles a glob; paths selects path semantics.
+// compilePattern checks a glob; paths selects path semantics.
 func compilePattern(text string, paths bool) (pattern, error) {
-	p := pattern{text: text, paths: paths}
-	rs := []rune(text)
-	var lit strings.Builder
-	flush := func() {
-		if lit.Len() > 0 {
-			p.parts = append(p.parts, globPart{kind: globLiteral, literal: lit.String()})
-			lit.Reset()
-		}
+	p := pattern{text: text, glob: text, paths: paths}
+	if !paths {
+		p.glob = escapeBraces(text)
 	}
-	for i := 0; i < len(rs); i++ {
-		switch c := rs[i]; c {
-		case '*':
-			flush()
-			if i+1 < len(rs) && rs[i+1] == '*' {
-				i++
-				p.parts = append(p.parts, globPart{kind: globAny})
-				// "**/" also matches no folder at all, so docs/**/x.md
-				// matches docs/x.md; the slash is folded into the part.
-				if paths && i+1 < len(rs) && rs[i+1] == '/' {
-					i++
-					p.parts[len(p.parts)-1].literal = "/"
-				}
-			} else {
-				p.parts = append(p.parts, globPart{kind: globStar})
-			}
-		case '?':
-			flush()
-			p.parts = append(p.parts, globPart{kind: globOne})
-		case '[':
-			flush()
-			end := i + 1
-			if end < len(rs) && (rs[end] == '!' || rs[end] == '^') {
-				end++
-			}
-			if end < len(rs) && rs[end] == ']' {
-				end++
-			}
-			for end < len(rs) && rs[end] != ']' {
-				end++
-			}
-			if end >= len(rs) {
-				return pattern{}, fmt.Errorf("unclosed [ in pattern %q", text)
-			}
-			part, err := compileClass(rs[i+1 : end])
-			if err != nil {
-				return pattern{}, fmt.Errorf("pattern %q: %v", text, err)
-			}
-			p.parts = append(p.parts, part)
-			i = end
-		case '\\':
-			if i+1 >= len(rs) {
-				return pattern{}, fmt.Errorf("pattern %q ends with a lone backslash", text)
-			}
-			i++
-			lit.WriteRune(rs[i])
-		default:
-			lit.WriteRune(c)
-		}
+	if !doublestar.ValidatePattern(p.glob) {
+		return pattern{}, globProblem(text)
 	}
-	flush()
+	if lo, hi, ok := reversedRange(text); ok {
+		// doublestar accepts [z-a] and never matches it: almost surely a
+		// typo, and in a rule one that would go unnoticed.
+		return pattern{}, fmt.Errorf("pattern %q: bad range %c-%c", text, lo, hi)
+	}
 	return p, nil
 }
 
-func compileClass(body []rune) (globPart, error) {
-	part := globPart{kind: globClass}
-	if len(body) > 0 && (body[0] == '!' || body[0] == '^') {
-		part.negate = true
-		body = body[1:]
-	}
-	if len(body) == 0 {
-		return part, fmt.Errorf("empty character class")
-	}
-	for i := 0; i < len(body); i++ {
-		lo := body[i]
-		if i+2 < len(body) && body[i+1] == '-' {
-			hi := body[i+2]
-			if hi < lo {
-				return part, fmt.Errorf("bad range %c-%c", lo, hi)
+// globProblem says what makes text an invalid glob, for the person who
+// wrote the rule; doublestar only says that it is one.
+func globProblem(text string) error {
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\\':
+			if i == len(text)-1 {
+				return fmt.Errorf("pattern %q ends with a lone backslash", text)
 			}
-			part.class = append(part.class, runeRange{lo, hi})
-			i += 2
-			continue
+			i++
+		case '[':
+			end := strings.IndexByte(text[i+1:], ']')
+			if end < 0 {
+				return fmt.Errorf("unclosed [ in pattern %q", text)
+			}
+			if end == 0 {
+				return fmt.Errorf("pattern %q: empty character class", text)
+			}
+			i += end + 1
+		case '{':
+			depth++
+		case '}':
+			depth--
 		}
-		part.class = append(part.class, runeRange{lo, lo})
 	}
-	return part, nil
+	if depth > 0 {
+		return fmt.Errorf("unclosed { in pattern %q", text)
+	}
+	return fmt.Errorf("pattern %q is not a valid glob: check its [ ], { } and \\", text)
 }
 
 // match reports whether s matches the whole pattern.
-func (p pattern) match(s string) bool { return p.matchFrom(0, []rune(s)) }
-
-func (p pattern) matchFrom(k int, s []rune) bool {
-	if k == len(p.parts) {
-		return len(s) == 0
+func (p pattern) match(s string) bool {
+	if p.paths {
+		ok, _ := doublestar.Match(p.glob, s)
+		return ok
 	}
-	part := p.parts[k]
-	switch part.kind {
-	case globLiteral:
-		lit := []rune(part.literal)
-		if len(s) < len(lit) || string(s[:len(lit)]) != part.literal {
-			return false
-		}
-		return p.matchFrom(k+1, s[len(lit):])
-	case globOne:
-		if len(s) == 0 || (p.paths && s[0] == '/') {
-			return false
-		}
-		return p.matchFrom(k+1, s[1:])
-	case globClass:
-		if len(s) == 0 || (p.paths && s[0] == '/') || part.matches(s[0]) == part.negate {
-			return false
-		}
-		return p.matchFrom(k+1, s[1:])
-	case globStar:
-		for i := 0; i <= len(s); i++ {
-			if p.matchFrom(k+1, s[i:]) {
-				return true
-			}
-			if i < len(s) && p.paths && s[i] == '/' {
-				return false
+	glob := p.glob
+	if strings.Contains(s, "/") || strings.Contains(glob, "/") {
+		// doublestar's * never crosses a /. A plain pattern's must, so the
+		// slashes of both sides become one rune that neither holds.
+		sep := string(unusedRune(glob, s))
+		glob = strings.ReplaceAll(glob, "/", sep)
+		s = strings.ReplaceAll(s, "/", sep)
+	}
+	ok, _ := doublestar.Match(glob, s)
+	return ok
+}
+
+// unusedRune returns a rune from the private use area that occurs in none of
+// the strings.
+func unusedRune(strs ...string) rune {
+	for r := rune(0xE000); ; r++ {
+		used := false
+		for _, s := range strs {
+			if strings.ContainsRune(s, r) {
+				used = true
+				break
 			}
 		}
-		return false
-	default: // globAny
-		if part.literal == "/" {
-			// "**/": zero folders, or any run ending at a slash.
-			if p.matchFrom(k+1, s) {
-				return true
-			}
-			for i := 0; i < len(s); i++ {
-				if s[i] == '/' && p.matchFrom(k+1, s[i+1:]) {
-					return true
-				}
-			}
-			return false
+		if !used {
+			return r
 		}
-		for i := 0; i <= len(s); i++ {
-			if p.matchFrom(k+1, s[i:]) {
-				return true
-			}
-		}
-		return false
 	}
 }
 
-func (part globPart) matches(r rune) bool {
-	for _, rr := range part.class {
-		if r >= rr.lo && r <= rr.hi {
-			return true
+// escapeBraces puts a backslash before every brace that has none, so that
+// doublestar reads it as a plain character.
+func escapeBraces(text string) string {
+	if !strings.ContainsAny(text, "{}") {
+		return text
+	}
+	var b strings.Builder
+	escaped := false
+	for _, c := range text {
+		if !escaped && (c == '{' || c == '}') {
+			b.WriteByte('\\')
+		}
+		escaped = !escaped && c == '\\'
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// reversedRange finds a character range such as [z-a] whose end comes
+// before its start.
+func reversedRange(text string) (lo, hi rune, ok bool) {
+	rs := []rune(text)
+	for i := 0; i < len(rs); i++ {
+		switch rs[i] {
+		case '\\':
+			i++
+		case '[':
+			i++
+			if i < len(rs) && (rs[i] == '!' || rs[i] == '^') {
+				i++
+			}
+			for ; i < len(rs) && rs[i] != ']'; i++ {
+				if rs[i] == '\\' {
+					i++
+					continue
+				}
+				if i+2 < len(rs) && rs[i+1] == '-' && rs[i+2] != ']' {
+					if rs[i+2] < rs[i] {
+						return rs[i], rs[i+2], true
+					}
+					i += 2
+				}
+			}
 		}
 	}
-	return false
+	return 0, 0, false
 }

@@ -10,18 +10,24 @@ import (
 
 // Grant is a person's permission for the rest of the session: a tool may run
 // without asking, anywhere or only within a scope (such as writes under
-// docs/). A grant never overrides a deny or ask rule, nor plan mode.
+// docs/), or only in its sandbox. A grant never overrides a deny or ask rule,
+// nor plan mode, and never covers a call that asks to leave its sandbox.
 type Grant struct {
 	// Tool is the exact tool name.
 	Tool string
 	// Within limits the grant to calls whose footprint lies inside these
 	// paths; empty means anywhere.
 	Within tool.Scope
+	// Sandboxed limits the grant to calls that run in the tool's sandbox.
+	Sandboxed bool
 }
 
 // Covers reports whether the grant lets the call run.
 func (g Grant) Covers(c runtime.CallInfo) bool {
-	if c.Call.Name != g.Tool {
+	if c.Call.Name != g.Tool || (c.Sandbox != nil && c.Sandbox.Escalated) {
+		return false
+	}
+	if g.Sandboxed && (c.Sandbox == nil || !c.Sandbox.Sandboxed) {
 		return false
 	}
 	if g.Within.IsEmpty() {
@@ -49,8 +55,12 @@ func within(p string, s tool.Scope) bool {
 }
 
 // Label describes the grant for the board and the event stream, with paths
-// relative to workspace: "write_file" or "write_file within docs/".
+// relative to workspace: "write_file", "write_file within docs/" or
+// "sandboxed run_shell commands".
 func (g Grant) Label(workspace string) string {
+	if g.Sandboxed {
+		return "sandboxed " + g.Tool + " commands"
+	}
 	if g.Within.IsEmpty() {
 		return g.Tool
 	}
@@ -74,8 +84,16 @@ func (g Grant) Label(workspace string) string {
 
 // GrantOptions returns the grants the person may give from a pending call:
 // the tool for the session, and, when the call's footprint names paths, the
-// tool within the folders of those paths.
+// tool within the folders of those paths. A call that runs in its tool's
+// sandbox offers that tool's sandboxed calls instead; a call that asks to
+// leave its sandbox offers none, since that is decided one call at a time.
 func (p *Policy) GrantOptions(req Request) []Grant {
+	switch {
+	case req.Sandbox != nil && req.Sandbox.Escalated:
+		return nil
+	case req.Sandbox != nil && req.Sandbox.Sandboxed:
+		return []Grant{{Tool: req.Call.Name, Sandboxed: true}}
+	}
 	opts := []Grant{{Tool: req.Call.Name}}
 	t := req.Touches
 	if t.Access == tool.AccessIndependent || t.Scope.IsAnything() || t.Scope.IsEmpty() {

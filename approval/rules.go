@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/agenttui/agenttui/runtime"
@@ -25,8 +26,8 @@ const (
 	Deny Decision = "deny"
 )
 
-// Rule matches calls by tool name and top-level string arguments and decides
-// for them. Rules are evaluated deny first, then ask, then allow; within each
+// Rule matches calls by tool name and top-level string (or true/false)
+// arguments and decides for them. Rules are evaluated deny first, then ask, then allow; within each
 // the first match wins; the mode decides for calls no rule matches.
 type Rule struct {
 	// Name identifies the rule in the event stream ("rule:<name>"); empty
@@ -35,10 +36,13 @@ type Rule struct {
 	// Tool is a glob on the tool name, such as "write_file" or "fs__*".
 	Tool string `json:"tool"`
 	// Args maps a top-level string argument to a glob its value must
-	// match. Path-like arguments (see IsPathArgument) are matched against
-	// the workspace-relative path after resolution, with ** crossing
-	// folders; a pattern starting with / is matched against the absolute
-	// path. Other arguments are matched as text, * matching anything.
+	// match (doublestar syntax, as the workspace tools' globs). Path-like
+	// arguments (see IsPathArgument) are matched against the
+	// workspace-relative path after resolution, with * staying within one
+	// folder, ** crossing folders and {a,b} an alternation; a pattern
+	// starting with / is matched against the absolute path. Other arguments
+	// are matched as text: * matches anything, / included, and braces are
+	// plain characters; a true/false argument matches as "true" or "false".
 	Args map[string]string `json:"args,omitempty"`
 	// Decision is allow, ask or deny.
 	Decision Decision `json:"decision"`
@@ -137,6 +141,11 @@ func (c compiledRule) matches(call runtime.CallInfo, workspace string) bool {
 	}
 	for _, a := range c.args {
 		v, ok := args[a.name].(string)
+		if b, isBool := args[a.name].(bool); isBool {
+			// A switch such as run_shell's sandbox matches as its text,
+			// so a rule can name sandbox=false.
+			v, ok = strconv.FormatBool(b), true
+		}
 		if !ok {
 			return false
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agenttui/agenttui/runtime/tool"
 )
@@ -223,5 +224,26 @@ func TestPersonEdited(t *testing.T) {
 	long := PersonEdited("big.txt", strings.Repeat("x\n", 10000), strings.Repeat("y\n", 10000))
 	if len(long) > EditedDiffMax+1000 || !strings.Contains(long, "more bytes; read big.txt to see the rest") {
 		t.Errorf("a long diff is not bounded: %d bytes", len(long))
+	}
+}
+
+func TestBound(t *testing.T) {
+	text := strings.Repeat("line of the start\n", 500) + "the middle\n" + strings.Repeat("line of the end\n", 500)
+	if got, cut := Bound(text, len(text), "x"); cut || got != text {
+		t.Fatal("a text that fits was cut")
+	}
+	got, cut := Bound(text, 2000, "read the rest with read_file's offset and limit.")
+	if !cut || len(got) > 2000 || !strings.HasPrefix(got, "line of the start\n") || !strings.HasSuffix(got, "line of the end\n") {
+		t.Fatalf("cut %v, %d bytes:\n%s", cut, len(got), got)
+	}
+	if !strings.Contains(got, "of this result were cut here: the whole was 16.6 KiB, and only its start and end are shown. "+
+		"Read the rest with read_file's offset and limit. …]") || strings.Contains(got, "the middle") {
+		t.Errorf("the note:\n%s", got)
+	}
+	// Never half a character.
+	wide := strings.Repeat("日本語のテキスト", 1000)
+	got, _ = Bound(wide, 1000, "")
+	if !utf8.ValidString(got) {
+		t.Error("a cut split a character")
 	}
 }

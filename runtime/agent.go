@@ -70,6 +70,11 @@ type Agent struct {
 	System string
 	// MaxOutputTokens bounds each reply; zero means the provider default.
 	MaxOutputTokens int
+	// MaxResultBytes bounds what the model reads of one call's result,
+	// whatever the tool: a longer one keeps its start and end, with a note
+	// saying how much was cut and how to get the rest. Zero means
+	// feedback.DefaultMaxResultBytes; negative, no bound.
+	MaxResultBytes int
 	// Clock tells the time; nil means the system clock.
 	Clock Clock
 	// Mode names the approval mode for the run_started event.
@@ -550,7 +555,7 @@ func secondEnder(ender string) Flow {
 func (r *run) review(ctx context.Context, turn, index int, p *Prepared) (*Prepared, Flow) {
 	flow := Continue("default", "no hook reviewed this call")
 	for _, h := range r.agent.Hooks {
-		info := CallInfo{Turn: turn, Index: index, Call: p.Call, Args: p.Args, Touches: p.Touches, Decl: p.Decl}
+		info := CallInfo{Turn: turn, Index: index, Call: p.Call, Args: p.Args, Touches: p.Touches, Decl: p.Decl, Sandbox: p.Sandbox}
 		f := h.Review(ctx, info)
 		switch f.action {
 		case flowContinue:
@@ -625,16 +630,20 @@ func plannedReply(turn int, reply model.Reply, prepared []*Prepared, plan replyP
 	ev := ReplyReceived{Turn: turn, Text: reply.Text, Stop: string(reply.Stop), Calls: make([]PlannedCall, len(reply.Calls))}
 	for i, c := range reply.Calls {
 		pc := PlannedCall{Index: i, ID: c.ID, Name: c.Name, Args: model.ArgumentsJSON(c), WaitsFor: []int{}}
-		if !isObject(c.Arguments) {
-			pc.Raw = c.Arguments
-		}
 		if prepared != nil {
 			p := prepared[i]
 			t := p.Touches
 			pc.Args = p.Args
 			pc.Touches = &t
+			pc.Sandbox = p.Sandbox.Clone()
 			pc.WaitsFor = append(pc.WaitsFor, plan.deps[i]...)
 			pc.Batch = plan.batch[i]
+		}
+		if !isObject(c.Arguments) || !encodesAs(pc.Args, c.Arguments) {
+			// The exact text the model sent, so that a resumed session
+			// sends the model its own bytes back: args is re-encoded
+			// (spacing, escapes) and may be a hook's rewrite.
+			pc.Raw = c.Arguments
 		}
 		ev.Calls[i] = pc
 	}
@@ -642,6 +651,13 @@ func plannedReply(turn int, reply model.Reply, prepared []*Prepared, plan replyP
 		ev.Cut = &CutCall{ID: reply.Cut.ID, Name: reply.Cut.Name, Raw: reply.Cut.Arguments}
 	}
 	return ev
+}
+
+// encodesAs reports whether args, written in an event, reads back as text
+// exactly.
+func encodesAs(args json.RawMessage, text string) bool {
+	b, err := json.Marshal(args)
+	return err == nil && string(b) == text
 }
 
 // isObject reports whether raw is one JSON object, so that its compact form
@@ -675,4 +691,22 @@ func textSummary(text string) string {
 		return summary
 	}
 	return "The model ended its turn without a summary."
+}
+
+// bound returns what the model reads of a call's output text: a summary of
+// a binary output, and a text longer than the bound cut to its start and
+// end with the tool's advice on getting the rest. whole is the output's size
+// when it was summarised or cut, else zero.
+func (a *Agent) bound(text string, d tool.Declaration) (out string, whole int) {
+	if tool.IsBinary(text) {
+		return tool.DescribeBinary(text, int64(len(text))), len(text)
+	}
+	limit := a.MaxResultBytes
+	if limit == 0 {
+		limit = feedback.DefaultMaxResultBytes
+	}
+	if cut, ok := feedback.Bound(text, limit, d.More); ok {
+		return cut, len(text)
+	}
+	return text, 0
 }

@@ -149,6 +149,9 @@ type Prepared struct {
 	Touches tool.Touches
 	// Decl is the tool's declaration.
 	Decl tool.Declaration
+	// Sandbox says how the call runs when its tool can confine it (see
+	// tool.Sandboxer); nil otherwise.
+	Sandbox *tool.Sandbox
 
 	tool tool.Tool
 }
@@ -167,6 +170,7 @@ func (c *Catalog) Prepare(call tool.Call) (*Prepared, error) {
 	}
 	p := &Prepared{Call: call, Args: json.RawMessage(strings.TrimSpace(call.Arguments)), Decl: e.decl, tool: e.tool}
 	p.Touches = footprint(e, p.Args)
+	p.Sandbox = sandboxOf(e, p.Args)
 	return p, nil
 }
 
@@ -180,7 +184,16 @@ func (c *Catalog) rewrite(p *Prepared, args json.RawMessage) (*Prepared, error) 
 	q := *p
 	q.Args = args
 	q.Touches = footprint(e, args)
+	q.Sandbox = sandboxOf(e, args)
 	return &q, nil
+}
+
+// sandboxOf asks a tool that can confine its calls how this one runs.
+func sandboxOf(e entry, args json.RawMessage) *tool.Sandbox {
+	if s, ok := tool.As[tool.Sandboxer](e.tool); ok {
+		return s.Sandbox(args)
+	}
+	return nil
 }
 
 // footprint asks the tool for a per-call footprint and falls back to its

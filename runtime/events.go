@@ -77,11 +77,16 @@ type PlannedCall struct {
 	ID    string          `json:"id"`
 	Name  string          `json:"name"`
 	Args  json.RawMessage `json:"args"`
-	// Raw is the exact argument text the model sent, given only for a call
-	// whose arguments are not a JSON object.
+	// Raw is the exact argument text the model sent, given when Args does
+	// not read back as that text: arguments that are not a JSON object,
+	// spacing or escapes that JSON re-encoding changes, or arguments a
+	// hook rewrote. A resumed session sends the model this text.
 	Raw string `json:"raw,omitempty"`
 	// Touches is nil for a call that failed validation.
 	Touches *tool.Touches `json:"touches,omitempty"`
+	// Sandbox says how the call runs when its tool can confine it (a
+	// shell command in or out of the sandbox); nil otherwise.
+	Sandbox *tool.Sandbox `json:"sandbox,omitempty"`
 	// WaitsFor lists the earlier calls this one depends on.
 	WaitsFor []int `json:"waits_for"`
 	// Batch is the call's level in the dependency graph, from 1: calls of
@@ -191,7 +196,11 @@ type CallFinished struct {
 	// Diffstat counts the lines a successful file change added and
 	// removed; nil for calls that change no file.
 	Diffstat *Diffstat `json:"diffstat,omitempty"`
-	At       Time      `json:"at"`
+	// Whole is the size in bytes of the call's output when the model read
+	// it cut to its start and end (see Agent.MaxResultBytes), or a summary
+	// of it (a binary output); zero when it read it whole.
+	Whole int  `json:"whole,omitempty"`
+	At    Time `json:"at"`
 	// Full is the complete outcome, for consumers in this process. It is not
 	// part of the JSON form; DecodeEvent rebuilds it from Outcome, Kind and
 	// Result.

@@ -52,6 +52,9 @@ type callRun struct {
 	pendingAtApproval []int
 	// revision is the person's version as it was applied.
 	revision *revision
+	// whole is the size of the call's result when the model read it cut;
+	// zero when it read it whole.
+	whole int
 }
 
 type askDone struct {
@@ -206,7 +209,7 @@ func (r *replyRun) decide(ctx context.Context, c *callRun) {
 }
 
 func (r *replyRun) info(c *callRun) CallInfo {
-	return CallInfo{Turn: r.turn, Index: c.index, Call: c.p.Call, Args: c.p.Args, Touches: c.p.Touches, Decl: c.p.Decl}
+	return CallInfo{Turn: r.turn, Index: c.index, Call: c.p.Call, Args: c.p.Args, Touches: c.p.Touches, Decl: c.p.Decl, Sandbox: c.p.Sandbox}
 }
 
 func (r *replyRun) emitDecision(c *callRun, decision string, f Flow) {
@@ -268,6 +271,7 @@ func (r *replyRun) handle(ctx context.Context, msg any) {
 		r.running--
 		out := m.ret.Outcome()
 		res := feedback.ResultOutput(c.p.Call, out, m.ret.Output)
+		res.Content, c.whole = r.agent.bound(res.Content, c.p.Decl)
 		if rv := c.revision; rv != nil && out.IsSuccess() {
 			res.Content += "\n\n" + feedback.PersonEdited(rv.path, rv.proposed, rv.actual)
 		}
@@ -440,7 +444,7 @@ func (r *replyRun) finished(c *callRun, attempts int, notFinished bool) CallFini
 	ev := CallFinished{
 		Turn: r.turn, Index: c.index, Name: c.p.Call.Name, Key: c.key, Outcome: c.outcome.ID(), Result: c.result.Content,
 		Started: c.started, NotFinished: notFinished, Attempts: attempts, At: Time{now}, Full: c.outcome,
-		Diffstat: diffstat(c),
+		Diffstat: diffstat(c), Whole: c.whole,
 	}
 	if k, ok := c.outcome.ErrorKind(); ok {
 		s := k.String()
@@ -504,7 +508,9 @@ func (r *replyRun) stopping(ctx context.Context, why string, msg any) {
 		r.notFinished(c, why, done.attempts)
 		return
 	}
-	r.settle(c, out, feedback.ResultOutput(c.p.Call, out, done.ret.Output), done.attempts)
+	res := feedback.ResultOutput(c.p.Call, out, done.ret.Output)
+	res.Content, c.whole = r.agent.bound(res.Content, c.p.Decl)
+	r.settle(c, out, res, done.attempts)
 }
 
 func (r *replyRun) notFinished(c *callRun, why string, attempts int) {

@@ -110,6 +110,9 @@ type CallInfo struct {
 	Touches tool.Touches
 	// Decl is the tool's declaration.
 	Decl tool.Declaration
+	// Sandbox says how the call runs when its tool can confine it, as
+	// run_shell does; nil otherwise.
+	Sandbox *tool.Sandbox
 }
 
 // AskRequest is what an asking hook's wait function learns about the call

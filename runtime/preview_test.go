@@ -290,3 +290,23 @@ func TestEditedApprovalWritesThePersonsVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltInResultIsBounded reads a file larger than the bound set on
+// the agent: the model reads its start and end, and read_file's own advice
+// on getting the rest.
+func TestBuiltInResultIsBounded(t *testing.T) {
+	_, tools := previewWorkspace(t, map[string]string{"big.txt": strings.Repeat("0123456789 abcdefghij\n", 2000)})
+	rec := newRecorder()
+	m := script(t,
+		model.Step{Calls: []model.ScriptedCall{call("read_file", `{"path":"big.txt"}`)}},
+		model.Step{Expect: []string{"of this result were cut here", "Read the rest with read_file's offset and limit."}, Text: "done"})
+	a := newAgent(t, m, rec, tools...)
+	a.MaxResultBytes = 8192
+	if o := a.Run(context.Background(), NewSession("s"), "read"); o.Status != StatusSucceeded {
+		t.Fatalf("outcome %+v", o)
+	}
+	f, _ := finishedOf(rec.snapshot(), 0)
+	if len(f.Result) > 8192 || f.Whole < 40000 || !strings.HasPrefix(f.Result, "     1\t0123456789") {
+		t.Errorf("result of %d bytes, whole %d:\n%.200s", len(f.Result), f.Whole, f.Result)
+	}
+}

@@ -241,7 +241,7 @@ func (b *boardModel) columns(width int) columns {
 	args := 0
 	for _, x := range r.calls {
 		c.name = max(c.name, ansi.StringWidth(x.name))
-		c.badge = max(c.badge, ansi.StringWidth(badge(x.touches, b.workspace)))
+		c.badge = max(c.badge, ansi.StringWidth(badge(x, b.workspace)))
 		args = max(args, ansi.StringWidth(x.argsText()))
 	}
 	c.name = min(c.name, 16, max(9, width/7)) + 1
@@ -384,7 +384,7 @@ func (b *boardModel) row(c *call, cols columns, width int, frame string) string 
 	sb.WriteString(cell(fmt.Sprintf("#%d", c.index+1), cols.num))
 	sb.WriteString(cell(c.name, cols.name))
 	sb.WriteString(stDim.Render(cell(c.argsText(), cols.args)))
-	sb.WriteString(cell(badge(c.touches, b.workspace), cols.badge))
+	sb.WriteString(cell(badge(c, b.workspace), cols.badge))
 	if cols.elapsed > 0 {
 		sb.WriteString(stDim.Render(cell(b.elapsed(c), cols.elapsed)))
 	}

@@ -46,6 +46,7 @@ type call struct {
 	args        json.RawMessage
 	short       string
 	touches     *tool.Touches
+	sandbox     *tool.Sandbox
 	waitsFor    []int
 	batch       int
 
@@ -87,6 +88,8 @@ type call struct {
 	stale    string
 	edited   bool
 	diffstat *runtime.Diffstat
+	// whole is the output's size when the model read it cut or summarised.
+	whole int
 
 	// version changes whenever anything above does, so the detail pane
 	// knows when its cached lines are stale.
@@ -129,7 +132,7 @@ func newReply(ev runtime.ReplyReceived) *reply {
 	for _, pc := range ev.Calls {
 		c := &call{
 			turn: ev.Turn, index: pc.Index, name: cleanLine(pc.Name), args: pc.Args, short: shortArgs(pc.Args),
-			touches: pc.Touches, waitsFor: slices.Clone(pc.WaitsFor), batch: pc.Batch,
+			touches: pc.Touches, sandbox: pc.Sandbox, waitsFor: slices.Clone(pc.WaitsFor), batch: pc.Batch,
 		}
 		if pc.Touches == nil {
 			r.invalid = true
@@ -281,6 +284,7 @@ func (r *reply) apply(e runtime.Event) {
 		c.asking = false
 		c.retrying = false
 		c.diffstat = ev.Diffstat
+		c.whole = ev.Whole
 		c.version++
 	case runtime.TurnEnded:
 		if ev.Turn == r.turn {
@@ -400,12 +404,25 @@ func (r *reply) anyRunning() bool {
 	return false
 }
 
-// badge renders a footprint as R, W or I with its scope relative to the
-// workspace: "R pager.go", "W *", "I".
-func badge(t *tool.Touches, ws string) string {
-	if t == nil {
+// badge renders a call's footprint as R, W or I with its scope relative to
+// the workspace: "R pager.go", "W *", "I"; or, for a call its tool can
+// sandbox, S with what it may write ("S . +1") when it runs in the sandbox,
+// and "W * unsandboxed" when it does not.
+func badge(c *call, ws string) string {
+	t := c.touches
+	switch {
+	case t == nil:
 		return "—"
+	case c.sandbox != nil && c.sandbox.Sandboxed:
+		return sandboxBadge(c.sandbox, ws)
+	case c.sandbox != nil:
+		return footprintBadge(t, ws) + " unsandboxed"
 	}
+	return footprintBadge(t, ws)
+}
+
+// footprintBadge renders a footprint as R, W or I with its scope.
+func footprintBadge(t *tool.Touches, ws string) string {
 	letter := map[tool.Access]string{tool.AccessReads: "R", tool.AccessWrites: "W", tool.AccessIndependent: "I"}[t.Access]
 	if t.Access == tool.AccessIndependent {
 		return letter

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/tui/diffview"
 )
 
@@ -139,6 +140,9 @@ func detailLines(c *call, r *reply, ws string, width int, layout diffview.Layout
 		head += " · depends on nothing"
 	}
 	add("", head)
+	if line := sandboxLine(c.sandbox, ws); line != "" {
+		add("", line)
+	}
 	// The change comes first: it is what the person decides on.
 	out = append(out, changeLines(c, r, width, layout)...)
 	out = append(out, policyLines(c, ws, width)...)
@@ -150,6 +154,10 @@ func detailLines(c *call, r *reply, ws string, width int, layout diffview.Layout
 	}
 	if c.done {
 		out = append(out, stBold.Render("what the model read:"))
+		if c.whole > 0 {
+			add("", fmt.Sprintf("(not the whole output: that was %s, too much to read whole, so the model read its start and end, "+
+				"or a summary of it, as below)", tool.FormatSize(int64(c.whole))))
+		}
 		if c.result == "" {
 			out = append(out, stDim.Render(symQuote+"(empty)"))
 		} else {

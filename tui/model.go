@@ -48,6 +48,10 @@ type Options struct {
 	// Workspace is the folder the agent works in; footprints are shown
 	// relative to it.
 	Workspace string
+	// Shell says in one line whether shell commands run in a sandbox, as
+	// the header shows it, such as "shell: not sandboxed: this kernel has
+	// no Landlock"; empty shows nothing.
+	Shell string
 	// Goal, when set, starts a run at once (once the session is open, when
 	// Open is set).
 	Goal string
@@ -524,6 +528,11 @@ func (m *Model) offerGrants(c *call) {
 		return
 	}
 	grants := p.GrantOptions(req)
+	if len(grants) == 0 {
+		m.note = "no grant covers a call that asks to run outside its sandbox: each one is yours to decide; " +
+			"approve it with y or skip it with n"
+		return
+	}
 	labels := make([]string, len(grants))
 	for i, g := range grants {
 		labels[i] = p.GrantLabel(g)

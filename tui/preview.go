@@ -133,8 +133,11 @@ func changeLines(c *call, r *reply, width int, layout diffview.Layout) []string 
 			where = "runs in " + cleanLine(pv.Dir)
 		}
 		add(plain, fmt.Sprintf("%s · time limit %d s", where, pv.TimeoutS))
-		for _, n := range pv.Notes {
-			add(plain, cleanLine(n))
+		if c.sandbox == nil {
+			// The sandbox line above says the same for a shell call.
+			for _, n := range pv.Notes {
+				add(plain, cleanLine(n))
+			}
 		}
 		return out
 	}

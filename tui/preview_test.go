@@ -241,3 +241,16 @@ func TestFinishedChangeStaysInTheTranscript(t *testing.T) {
 	mustContain(t, h.view(), "✓ #1 edit_file pager.go · +1 −1 · succeeded", "7   -     return total / size")
 	_ = approval.Answer{}
 }
+
+// TestCutResultIsSaid shows, in the details, that the model read a cut
+// version of a call's output and how large the whole was.
+func TestCutResultIsSaid(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.startRun("go")
+	f := finished(1, 0, "t__big", "success", "", "a line …[cut]… the end", 5)
+	f.Whole = 9 << 20
+	h.feed(runtime.ReplyReceived{Turn: 1, Calls: []runtime.PlannedCall{pc(0, "t__big", `{"bytes":9437184}`, writesAnything(), 1)}},
+		decide(1, 0, "run", "mode:auto", "auto"), started(1, 0, "t__big", t0), f)
+	h.key("enter")
+	mustContain(t, h.view(), "(not the whole output: that was 9 MiB, too much to read whole")
+}

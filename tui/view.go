@@ -48,7 +48,7 @@ func (m *Model) plan() sizes {
 		}
 		s.board = min(need, max(3, rest*2/5))
 		s.detail = min(7, max(2, rest/4))
-		if c := m.board.focused(); c != nil && c.change.textDiff() != nil && !c.done {
+		if c := m.board.focused(); c != nil && c.change != nil && c.change.full != nil && !c.done {
 			// A change waiting to run is what the person decides on:
 			// the pane shows as much of it as the transcript can spare.
 			s.detail = max(s.detail, min(m.detail.need(c, m.board.reply, m.opts.Workspace, m.width), rest*2/5))
@@ -134,8 +134,8 @@ func (m Model) smallView() string {
 }
 
 // headerView draws the header: the program, a DEMO badge in the demo, the
-// model, the approval mode, the session, the goal, the MCP servers and the
-// scenario's description.
+// model, the approval mode, the session, whether shell commands are
+// sandboxed, the goal, the MCP servers and the scenario's description.
 func (m Model) headerView(height int) string {
 	var b strings.Builder
 	b.WriteString(stTitle.Render("agenttui"))
@@ -167,7 +167,17 @@ func (m Model) headerView(height int) string {
 	if goal == "" {
 		goal = stDim.Render("none yet")
 	}
-	lines = append(lines, cut(stDim.Render("Goal: ")+goal, m.width))
+	shell := ""
+	if m.opts.Shell != "" {
+		// Whether commands are confined changes what approving one
+		// means: it leads the line, in warning colours when they are not.
+		style := stDim
+		if !strings.HasPrefix(m.opts.Shell, "shell: sandboxed") {
+			style = stWarn
+		}
+		shell = style.Render(cleanLine(m.opts.Shell)) + stDim.Render(" · ")
+	}
+	lines = append(lines, cut(shell+stDim.Render("Goal: ")+goal, m.width))
 	if m.servers.shown() {
 		lines = append(lines, m.servers.View(m.width))
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
 
 // config is the configuration file: agenttui.json in the workspace, else
@@ -38,11 +39,23 @@ type config struct {
 	// request gets after one that failed in a way that may pass; nil means
 	// the default.
 	modelRetries *int
+	// maxResultBytes is max_tool_result_bytes: how much of one call's
+	// result the model reads; zero means the default.
+	maxResultBytes int
+	// sandbox is the "sandbox" object; an empty mode means the default.
+	sandbox sandbox.Config
+	// sandboxedShell is "approval": {"sandboxed_shell": "allow"}: sandboxed
+	// shell commands run without asking.
+	sandboxedShell bool
 }
 
 // configKeys are the keys a configuration file may hold, for error messages.
 var configKeys = []string{"model", "mode", "max_parallel", "max_output_tokens", "stream_idle_timeout", "model_retries", "budgets", "rules",
-	"context_window", "auto_compact"}
+	"context_window", "auto_compact", "max_tool_result_bytes", "sandbox", "approval"}
+
+var sandboxKeys = []string{"mode", "network", "writable", "protect_git"}
+
+var approvalKeys = []string{"sandboxed_shell"}
 
 var budgetKeys = []string{"max_turns", "max_time", "max_invalid_replies", "call_timeout"}
 
@@ -91,6 +104,11 @@ func loadConfig(path string) (*config, error) {
 	if err != nil {
 		return nil, usagef("config file %s cannot be read: %v", path, unwrapPathError(err))
 	}
+	return parseConfig(path, data)
+}
+
+// parseConfig checks the configuration data read from path.
+func parseConfig(path string, data []byte) (*config, error) {
 	c := &config{path: path}
 	fail := func(key, format string, args ...any) error {
 		return usagef("config %s: %s: %s", path, key, fmt.Sprintf(format, args...))
@@ -139,6 +157,13 @@ func loadConfig(path string) (*config, error) {
 			if err := c.loadBudgets(raw, fail); err != nil {
 				return nil, err
 			}
+		case "max_tool_result_bytes":
+			if c.maxResultBytes, err = positiveInt(raw); err != nil {
+				return nil, fail(key, "%v", err)
+			}
+			if c.maxResultBytes < 4096 {
+				return nil, fail(key, "%d bytes is too small to read anything by; give at least 4096", c.maxResultBytes)
+			}
 		case "context_window":
 			if c.contextWindow, err = positiveInt(raw); err != nil {
 				return nil, fail(key, "%v", err)
@@ -158,6 +183,14 @@ func loadConfig(path string) (*config, error) {
 			c.autoCompact = &share
 		case "rules":
 			if err := c.loadRules(raw, fail); err != nil {
+				return nil, err
+			}
+		case "sandbox":
+			if err := c.loadSandbox(raw, fail); err != nil {
+				return nil, err
+			}
+		case "approval":
+			if err := c.loadApproval(raw, fail); err != nil {
 				return nil, err
 			}
 		default:
@@ -197,6 +230,86 @@ func (c *config) loadBudgets(raw json.RawMessage, fail func(string, string, ...a
 		}
 	}
 	return nil
+}
+
+func (c *config) loadSandbox(raw json.RawMessage, fail func(string, string, ...any) error) error {
+	obj, err := objectOf(raw)
+	if err != nil {
+		return fail("sandbox", "%v", err)
+	}
+	for _, key := range sortedKeys(obj) {
+		full := "sandbox." + key
+		v := obj[key]
+		switch key {
+		case "mode":
+			s, err := stringOf(v)
+			if err != nil {
+				return fail(full, "%v", err)
+			}
+			if c.sandbox.Mode, err = sandbox.ParseMode(s); err != nil {
+				return fail(full, "%v", err)
+			}
+		case "network":
+			if c.sandbox.Network, err = boolOf(v); err != nil {
+				return fail(full, "%v", err)
+			}
+		case "protect_git":
+			if c.sandbox.ProtectGit, err = boolOf(v); err != nil {
+				return fail(full, "%v", err)
+			}
+		case "writable":
+			var items []json.RawMessage
+			if err := json.Unmarshal(v, &items); err != nil || items == nil {
+				return fail(full, "expected an array of folders, got %s", kindOf(v))
+			}
+			for i, item := range items {
+				s, err := stringOf(item)
+				if err != nil || s == "" {
+					return fail(fmt.Sprintf("%s[%d]", full, i), "expected a folder, got %s", kindOf(item))
+				}
+				c.sandbox.Writable = append(c.sandbox.Writable, s)
+			}
+		default:
+			return fail(full, "unknown key (known keys: %s)", strings.Join(sandboxKeys, ", "))
+		}
+	}
+	return nil
+}
+
+func (c *config) loadApproval(raw json.RawMessage, fail func(string, string, ...any) error) error {
+	obj, err := objectOf(raw)
+	if err != nil {
+		return fail("approval", "%v", err)
+	}
+	for _, key := range sortedKeys(obj) {
+		full := "approval." + key
+		switch key {
+		case "sandboxed_shell":
+			s, err := stringOf(obj[key])
+			if err != nil {
+				return fail(full, "%v", err)
+			}
+			switch s {
+			case "allow":
+				c.sandboxedShell = true
+			case "mode":
+				c.sandboxedShell = false
+			default:
+				return fail(full, `must be "allow" (sandboxed shell commands run without asking) or "mode" (the mode decides), not %q`, s)
+			}
+		default:
+			return fail(full, "unknown key (known keys: %s)", strings.Join(approvalKeys, ", "))
+		}
+	}
+	return nil
+}
+
+func boolOf(raw json.RawMessage) (bool, error) {
+	var b bool
+	if err := json.Unmarshal(raw, &b); err != nil {
+		return false, fmt.Errorf("expected true or false, got %s", kindOf(raw))
+	}
+	return b, nil
 }
 
 func (c *config) loadRules(raw json.RawMessage, fail func(string, string, ...any) error) error {
@@ -392,6 +505,11 @@ func applyConfig(o *options) error {
 	}
 	if !o.set["max-parallel"] && c.maxParallel > 0 {
 		o.maxParallel = c.maxParallel
+	}
+	mode := o.sandbox.Mode
+	o.sandbox = c.sandbox
+	if o.set["sandbox"] {
+		o.sandbox.Mode = mode
 	}
 	return nil
 }

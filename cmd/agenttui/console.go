@@ -54,6 +54,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return 2, err
 	}
+	defer o.closeShell()
 	traceEnv, err := envTraceSettings()
 	if err != nil {
 		return 2, err
@@ -103,6 +104,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		Description: description,
 		Workspace:   o.workspace,
 		Goal:        o.goal,
+		Shell:       o.shell.Status(),
 	}
 	switch {
 	case o.cont:

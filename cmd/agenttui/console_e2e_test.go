@@ -43,6 +43,7 @@ func startConsole(t *testing.T, c, r int, env []string, args ...string) *termtes
 	env = append(append([]string{
 		"XDG_CONFIG_HOME=" + os.Getenv("XDG_CONFIG_HOME"),
 		"XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME"),
+		"TMPDIR=" + os.Getenv("TMPDIR"),
 	}, consoleGoEnv()...), env...)
 	return termtest.Start(t, termtest.Options{Cols: c, Rows: r, Env: env, Dir: t.TempDir()}, binary, args...)
 }

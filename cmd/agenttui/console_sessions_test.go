@@ -255,7 +255,7 @@ func TestConsoleWithMCPServers(t *testing.T) {
 		{"expect": ["hello from mcp"], "calls": [{"name": "finish", "args": {"summary": "used the MCP tool"}}]}]}`)
 	term := startConsole(t, e2eCols, e2eRows, nil, "--workspace", ws, "--mode", "auto", "--scenario", sc, "use the MCP tool")
 	s := term.WaitForFunc("both servers settled", func(s string) bool {
-		return strings.Contains(s, "✓ good ready, 9 tools") && strings.Contains(s, "✗ broken failed")
+		return strings.Contains(s, "✓ good ready, 11 tools") && strings.Contains(s, "✗ broken failed")
 	}, e2eStep)
 	if rows := rowsWith(s, "mcp:"); len(rows) != 1 || !strings.HasPrefix(rows[0], "mcp:") {
 		t.Fatalf("the servers are not on one header line:\n%s", s)
@@ -295,7 +295,8 @@ func TestConsoleSaysHowToResumeWhenTheJournalFills(t *testing.T) {
 		{"calls": [{"name": "run_shell", "args": {"command": "echo two >> count.txt"}}]},
 		{"calls": [{"name": "finish", "args": {"summary": "done"}}]}
 	]}`)
-	env := append([]string{"XDG_CONFIG_HOME=" + os.Getenv("XDG_CONFIG_HOME"), "XDG_STATE_HOME=" + t.TempDir()}, consoleGoEnv()...)
+	env := append([]string{"XDG_CONFIG_HOME=" + os.Getenv("XDG_CONFIG_HOME"), "XDG_STATE_HOME=" + t.TempDir(),
+		"TMPDIR=" + os.Getenv("TMPDIR")}, consoleGoEnv()...)
 	term := termtest.Start(t, termtest.Options{Cols: e2eCols, Rows: e2eRows, Env: env, Dir: t.TempDir()},
 		"bash", "-c", `ulimit -f 2 && exec "$0" "$@"`, binary,
 		"--workspace", ws, "--mode", "auto", "--scenario", sc, "count the lines")

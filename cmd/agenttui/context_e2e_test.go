@@ -31,6 +31,9 @@ type windowServer struct {
 	srv    *httptest.Server
 	window int
 	turns  int
+	// args are the arguments of each read_file call, as the model sends
+	// them; {"path":"big.txt"} when empty.
+	args string
 
 	mu       sync.Mutex // guards requests
 	requests []windowRequest
@@ -123,7 +126,11 @@ func (w *windowServer) serve(rw http.ResponseWriter, r *http.Request) {
 		openAIStream(append(openAICall(0, "call_finish", "finish", `{"summary":"read it all"}`), openAIChunk(`{}`, "tool_calls"), usage)...)(rw, r)
 		return
 	}
-	openAIStream(append(openAICall(0, fmt.Sprintf("call_%d", position), "read_file", `{"path":"big.txt"}`),
+	args := w.args
+	if args == "" {
+		args = `{"path":"big.txt"}`
+	}
+	openAIStream(append(openAICall(0, fmt.Sprintf("call_%d", position), "read_file", args),
 		openAIChunk(`{}`, "tool_calls"), usage)...)(rw, r)
 }
 
@@ -493,13 +500,18 @@ func (r resumeTrial) run(goal string) result { return execute(r.t, r.command(r.p
 
 // killAfter kills the process with SIGKILL once it has written n events.
 func (r resumeTrial) killAfter(goal string, n int) {
-	cmd := r.command(r.prefix, goal)
+	killAfterEvents(r.t, r.command(r.prefix, goal), n)
+}
+
+// killAfterEvents starts cmd and kills it with SIGKILL once it has written
+// n lines of events.
+func killAfterEvents(t *testing.T, cmd *exec.Cmd, n int) {
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		r.t.Fatal(err)
+		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
-		r.t.Fatal(err)
+		t.Fatal(err)
 	}
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
@@ -513,9 +525,15 @@ func (r resumeTrial) killAfter(goal string, n int) {
 // resume carries on the trial's session; it reports false, running
 // nothing, when the kill came before the session's journal was written.
 func (r resumeTrial) resume() (result, bool) {
+	return r.resumeWith(r.command(r.prefix+"r", "--continue"))
+}
+
+// resumeWith runs cmd, which carries on the trial's session, unless the
+// kill came before the session's journal was written.
+func (r resumeTrial) resumeWith(cmd *exec.Cmd) (result, bool) {
 	entries, _ := os.ReadDir(filepath.Join(r.state, "agenttui", "sessions"))
 	if len(entries) == 0 {
 		return result{}, false
 	}
-	return execute(r.t, r.command(r.prefix+"r", "--continue")), true
+	return execute(r.t, cmd), true
 }

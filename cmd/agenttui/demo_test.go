@@ -1,9 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/agenttui/agenttui/runtime/tool"
+	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
 
 // callKey identifies a call in the event stream.
@@ -129,4 +133,32 @@ func TestDemoShellCallNeedsApproval(t *testing.T) {
 
 func key(ev map[string]any) string {
 	return strconv.Itoa(num(ev["turn"])) + "/" + strconv.Itoa(num(ev["index"]))
+}
+
+// TestPacedToolsKeepTheirSandbox checks that the console's demo, which paces
+// its tools, still says its shell command runs in the sandbox.
+func TestPacedToolsKeepTheirSandbox(t *testing.T) {
+	o := &options{workspace: t.TempDir(), sandbox: sandbox.Config{Mode: sandbox.WorkspaceWrite}}
+	defer o.closeShell()
+	tools, err := workspaceTools(o, func(t tool.Tool) tool.Tool { return pace(t, 0) })
+	if err != nil {
+		if sandbox.Detect().ABI < 1 {
+			t.Skip("this kernel has no Landlock")
+		}
+		t.Fatal(err)
+	}
+	for _, tl := range tools {
+		if tl.Declaration().Name != "run_shell" {
+			continue
+		}
+		s, ok := tool.As[tool.Sandboxer](tl)
+		if !ok {
+			t.Fatal("the paced run_shell lost its sandbox")
+		}
+		if sb := s.Sandbox(json.RawMessage(`{"command":"true"}`)); sb == nil || !sb.Sandboxed {
+			t.Errorf("sandbox %+v", sb)
+		}
+		return
+	}
+	t.Fatal("no run_shell")
 }

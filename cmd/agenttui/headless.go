@@ -33,6 +33,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	if err != nil {
 		return 2, err
 	}
+	defer o.closeShell()
 	traceEnv, err := envTraceSettings()
 	if err != nil {
 		return 2, err
@@ -73,14 +74,14 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	var show runtime.Sink
+	prog := &progress{w: stderr, workspace: o.workspace}
+	if tracer != nil {
+		prog.trace = traceID.String()
+	}
 	if o.jsonOut {
 		show = jsonSink(out)
 	} else {
-		p := &progress{w: stderr, workspace: o.workspace}
-		if tracer != nil {
-			p.trace = traceID.String()
-		}
-		show = p.event
+		show = prog.event
 	}
 	// MCP servers start first, so a bad configuration stops the command
 	// before anything else happens; they come up while the rest is built.
@@ -88,6 +89,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	if err != nil {
 		return 2, err
 	}
+	prog.shell = o.shell.Status()
 	servers := newMCPCatalog(base)
 	if err := servers.start(context.Background(), o.workspace, o.mcpConfig); err != nil {
 		return 2, err
@@ -251,6 +253,9 @@ type progress struct {
 	mu        sync.Mutex // guards names, which the runtime fills while calls finish
 	w         io.Writer
 	workspace string
+	// shell says whether shell commands run in a sandbox; it is printed
+	// with the session line.
+	shell string
 	// trace is the session's trace id, said at the first run; empty when
 	// traces are off.
 	trace     string
@@ -269,11 +274,13 @@ func (p *progress) event(e runtime.Event) {
 			// input of its own.
 			fmt.Fprintf(p.w, "agenttui: resuming session %s · model %s · mode %s · workspace %s\n",
 				ev.Session, sanitize.Line(ev.Model), ev.Mode, sanitize.Line(p.workspace))
+			p.shellLine()
 			p.sayTrace()
 			return
 		case ev.Input == ev.Goal:
 			fmt.Fprintf(p.w, "agenttui: session %s · model %s · mode %s · workspace %s\n",
 				ev.Session, sanitize.Line(ev.Model), ev.Mode, sanitize.Line(p.workspace))
+			p.shellLine()
 		}
 		p.sayTrace()
 		fmt.Fprintf(p.w, "› %s\n", sanitize.Line(ev.Input))
@@ -289,6 +296,15 @@ func (p *progress) event(e runtime.Event) {
 			fp := "invalid"
 			if c.Touches != nil {
 				fp = p.relative(c.Touches.String())
+			}
+			switch {
+			case c.Sandbox == nil:
+			case c.Sandbox.Sandboxed:
+				fp += " · sandboxed"
+			case c.Sandbox.Escalated:
+				fp += " · asks to run unsandboxed"
+			default:
+				fp += " · not sandboxed"
 			}
 			fmt.Fprintf(p.w, "  #%d %s %s  [%s] batch %d\n", c.Index+1, sanitize.Line(c.Name),
 				short(sanitize.Line(string(c.Args)), 60), sanitize.Line(fp), c.Batch)
@@ -336,6 +352,14 @@ func (p *progress) event(e runtime.Event) {
 		// attempt streamed was shown.
 		fmt.Fprintf(p.w, "turn %d · retrying: %s (attempt %d of %d, in %.1f s)\n", ev.Turn, sanitize.Line(ev.Why),
 			ev.Attempt, ev.Max, float64(ev.WaitMS)/1000)
+	}
+}
+
+// shellLine says whether shell commands run in a sandbox, once per session.
+func (p *progress) shellLine() {
+	if p.shell != "" {
+		fmt.Fprintf(p.w, "agenttui: %s\n", p.shell)
+		p.shell = ""
 	}
 }
 

@@ -21,8 +21,10 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binary = filepath.Join(dir, "agenttui")
-	// Keep the tests away from the user's own configuration and state.
-	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_STATE_HOME"} {
+	// Keep the tests away from the user's own configuration and state, and
+	// keep what a binary a test kills leaves behind (the shell sandbox's
+	// temporary folder) in dir, which goes at the end.
+	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_STATE_HOME", "TMPDIR"} {
 		home := filepath.Join(dir, v)
 		if err := os.MkdirAll(home, 0o755); err != nil {
 			panic(err)

@@ -10,6 +10,12 @@ import (
 	"os"
 )
 
+// main runs the command. When agenttui is started as the shell sandbox's
+// helper (run_shell starts it again through /proc/self/exe with a hidden
+// first argument), main never runs: the helper is the init function of
+// runtime/workspace/sandbox, which this binary links through the workspace
+// tools, so it confines and executes the command before the rest of
+// agenttui starts up.
 func main() {
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -172,3 +172,59 @@ func TestResumeNoticesChangedMCPTools(t *testing.T) {
 		}
 	})
 }
+
+// TestToolResultsAreBounded calls an MCP tool for answers of 1 MB, 9 MB and
+// 20 MB, another for binary bytes, and a shell command that prints random
+// bytes: the model reads at most the bound of each (the start and the end,
+// with a note saying how much was cut and how to get the rest), the 20 MB
+// answer is reported as larger than a message may be, binary output reaches
+// it as a one-line description, and the server is still up afterwards.
+func TestToolResultsAreBounded(t *testing.T) {
+	server := mcpTestServer(t)
+	ws := workspaceWithNotes(t)
+	writeFile(t, filepath.Join(ws, ".mcp.json"), `{"mcpServers": {"t": {"command": `+strconv.Quote(server)+`}}}`)
+	writeFile(t, filepath.Join(ws, "agenttui.json"), `{"max_tool_result_bytes": 65536}`)
+	sc := filepath.Join(t.TempDir(), "big.json")
+	writeFile(t, sc, `{"name": "big", "steps": [
+		{"calls": [{"name": "t__big", "args": {"bytes": 1048576}}, {"name": "t__big", "args": {"bytes": 9437184}},
+		           {"name": "t__big", "args": {"bytes": 20971520}}, {"name": "t__binary"},
+		           {"name": "run_shell", "args": {"command": "head -c 300000 /dev/urandom"}}]},
+		{"expect": ["of this result were cut here: the whole was 9.0 MiB", "To see the rest, ask the tool for less"],
+		 "calls": [{"name": "t__echo", "args": {"text": "still up"}}]},
+		{"expect": ["still up"], "calls": [{"name": "finish", "args": {"summary": "done"}}]}
+	]}`)
+	r := runBinary(t, ws, "", "run", "--scenario", sc, "--json", "--mode", "auto", "--sandbox", "off", "ask for too much")
+	if r.code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s\nlast: %s", r.code, r.stderr, lastLines(r.stdout, 3))
+	}
+	var results []map[string]any
+	for _, ev := range events(t, r.stdout) {
+		if ev["type"] == "call_finished" && ev["turn"] == float64(1) {
+			results = append(results, ev)
+		}
+	}
+	if len(results) != 5 {
+		t.Fatalf("%d results", len(results))
+	}
+	byIndex := map[float64]map[string]any{}
+	for _, ev := range results {
+		byIndex[ev["index"].(float64)] = ev
+	}
+	for i, whole := range []int{1 << 20, 9 << 20} {
+		ev := byIndex[float64(i)]
+		text := ev["result"].(string)
+		if len(text) > 65536 || ev["whole"] != float64(whole) || !strings.Contains(text, "of this result were cut here") ||
+			!strings.Contains(text, "To see the rest, ask the tool for less") || !strings.HasPrefix(text, "a line of text") {
+			t.Errorf("the %d-byte answer: %d bytes read, whole %v:\n%.300s", whole, len(text), ev["whole"], text)
+		}
+	}
+	if ev := byIndex[2]; ev["outcome"] != "error" || !strings.Contains(ev["result"].(string), "larger than the 16 MiB a message may be") {
+		t.Errorf("the 20 MB answer: %v", ev)
+	}
+	for _, i := range []float64{3, 4} {
+		text := byIndex[i]["result"].(string)
+		if !strings.Contains(text, "[The output is binary, not text (") || len(text) > 1000 {
+			t.Errorf("binary output %v reaches the model as %q", i, text)
+		}
+	}
+}

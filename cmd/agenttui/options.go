@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
 
 // usageError is a bad command line or configuration: one line is printed and
@@ -35,6 +36,11 @@ type options struct {
 	deny       []string
 	resume     string
 	cont       bool
+	// sandbox is the shell sandbox asked for: the --sandbox flag laid over
+	// the configuration's "sandbox" object; shell is the sandbox made from
+	// it once the workspace is final (see shellSandbox).
+	sandbox sandbox.Config
+	shell   *sandbox.Sandbox
 
 	// Headless only.
 	jsonOut bool
@@ -67,9 +73,11 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	fs.SetOutput(io.Discard)
 	o := &options{}
 	mode := "reads"
+	sandboxMode := ""
 	fs.StringVar(&o.model, "model", "", "the model: openai:NAME, anthropic:NAME or demo (default: the configured model, else the demo)")
 	fs.StringVar(&o.workspace, "workspace", "", "the folder the agent works in (default: the current folder)")
 	fs.StringVar(&mode, "mode", mode, "approval mode: ask, reads, auto or plan")
+	fs.StringVar(&sandboxMode, "sandbox", "", "run shell commands in a sandbox: workspace-write, read-only or off (default: workspace-write where the kernel has Landlock, else off)")
 	fs.StringVar(&o.scenario, "scenario", "", "play the scenario FILE as a scripted model")
 	fs.IntVar(&o.maxParallel, "max-parallel", 8, "how many calls may run at once")
 	fs.StringVar(&o.configPath, "config", "", "read the configuration from FILE (default: agenttui.json in the workspace, else $XDG_CONFIG_HOME/agenttui/config.json)")
@@ -110,6 +118,11 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 		return nil, usagef("--mode: %v", err)
 	}
 	o.mode = m
+	if sandboxMode != "" {
+		if o.sandbox.Mode, err = sandbox.ParseMode(sandboxMode); err != nil {
+			return nil, usagef("--sandbox: %v", err)
+		}
+	}
 	if o.maxParallel < 1 {
 		return nil, usagef("--max-parallel must be at least 1, not %d", o.maxParallel)
 	}
@@ -136,10 +149,36 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	if err := applyConfig(o); err != nil {
 		return nil, err
 	}
+	if err := sandbox.Available(o.sandbox, landlockSupport()); err != nil {
+		return nil, usageError{err.Error()}
+	}
 	if _, err := o.rules(); err != nil {
 		return nil, err
 	}
 	return o, nil
+}
+
+// shellSandbox returns the session's shell sandbox over root (the resolved
+// workspace), making it the first time: the workspace is final by then (the
+// demo's is a copy made after the flags are read). A missing extra writable
+// folder is a usage error.
+func (o *options) shellSandbox(root string) (*sandbox.Sandbox, error) {
+	if o.shell != nil {
+		return o.shell, nil
+	}
+	sb, err := sandbox.New(root, o.sandbox, landlockSupport())
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	o.shell = sb
+	return sb, nil
+}
+
+// closeShell removes the shell sandbox's temporary folder, if one was made.
+func (o *options) closeShell() {
+	if o.shell != nil {
+		o.shell.Close()
+	}
 }
 
 // flagError words a flag package error as one line.

@@ -13,7 +13,12 @@ import (
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/runtime/workspace"
+	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
+
+// landlockSupport tells what the kernel offers the shell sandbox; tests
+// replace it to play a kernel without Landlock.
+var landlockSupport = sandbox.Detect
 
 // newSessionID returns a fresh session id: the start time, then random hex,
 // so ids sort by age and never collide.
@@ -82,6 +87,8 @@ func newAgent(o *options, m model.Model, policy *approval.Policy, sink runtime.S
 	if o.config != nil {
 		a.Budgets = o.config.budgets
 		a.MaxOutputTokens = o.config.maxOutputTokens
+		a.MaxResultBytes = o.config.maxResultBytes
+		policy.SetSandboxedShell(o.config.sandboxedShell)
 	}
 	if m != nil {
 		a.Context = contextPolicy(o, m)
@@ -116,10 +123,16 @@ func contextPolicy(o *options, m model.Model) runtime.ContextPolicy {
 // workspaceTools returns the built-in tools over the workspace, each wrapped
 // by wrap when it is not nil.
 func workspaceTools(o *options, wrap func(tool.Tool) tool.Tool) ([]tool.Tool, error) {
-	tools, err := workspace.Tools(o.workspace)
+	ws, err := workspace.New(o.workspace)
 	if err != nil {
 		return nil, usagef("--workspace %s: %v", o.workspace, err)
 	}
+	sb, err := o.shellSandbox(ws.Root())
+	if err != nil {
+		return nil, err
+	}
+	ws.SetSandbox(sb)
+	tools := ws.Tools()
 	if wrap != nil {
 		for i, t := range tools {
 			tools[i] = wrap(t)

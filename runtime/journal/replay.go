@@ -57,6 +57,11 @@ func Load(path string) (*Replay, error) {
 		}
 		return nil, fmt.Errorf("reading the journal %s: %w", path, err)
 	}
+	return parse(path, data)
+}
+
+// parse rebuilds the session journaled in data, read from path.
+func parse(path string, data []byte) (*Replay, error) {
 	rp := &Replay{Path: path}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("the journal %s is empty: the session stopped before it began, so there is nothing to resume", path)

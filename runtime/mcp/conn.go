@@ -128,7 +128,11 @@ func (t stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 			p.stdout.Close()
 		}
 	}()
-	return (&sdk.IOTransport{Reader: outR, Writer: inW}).Connect(ctx)
+	// The guard keeps an answer too large for memory from costing the
+	// whole connection; the SDK's own bound is set above the guard's, so
+	// that only the guard ever acts.
+	guarded := newFrameGuard(outR, MaxAnswerBytes, nil)
+	return (&sdk.IOTransport{Reader: guarded, Writer: inW, MaxLineLength: MaxAnswerBytes + 64<<10}).Connect(ctx)
 }
 
 // headerTransport adds the configured headers to every request.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,7 +26,7 @@ func TestToolsComeInUntrustedWithHintFootprints(t *testing.T) {
 		t.Fatalf("status %+v", st)
 	}
 	got := names(m.Tools())
-	want := []string{"t__change", "t__die", "t__dotted_name", "t__echo", "t__env", "t__fail", "t__hang", "t__pid", "t__spawn", "t__structured"}
+	want := []string{"t__big", "t__binary", "t__change", "t__die", "t__dotted_name", "t__echo", "t__env", "t__fail", "t__hang", "t__pid", "t__spawn", "t__structured"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("tools %v\nwant %v", got, want)
 	}
@@ -390,4 +391,31 @@ func TestNoConfig(t *testing.T) {
 		t.Error("an empty manager has something")
 	}
 	m.Close()
+}
+
+// TestOversizeAnswers asks the server for answers of 1 MB, 9 MB and 20 MB:
+// the first two arrive whole (the runtime bounds what the model reads), the
+// third is larger than a message may be and fails, saying how large it
+// was; the server is the same process throughout and answers the next
+// call.
+func TestOversizeAnswers(t *testing.T) {
+	m, _ := start(t, mcp.Options{}, stdio("t"))
+	pid := status(t, m, "t").PID
+	for _, n := range []int{1 << 20, 9 << 20} {
+		ret, text := call(t, m, "t__big", fmt.Sprintf(`{"bytes":%d}`, n))
+		if !ret.Outcome().IsSuccess() || len(text) != n {
+			t.Fatalf("%d bytes: %v, %d bytes of text", n, ret.Outcome(), len(text))
+		}
+	}
+	ret, text := call(t, m, "t__big", fmt.Sprintf(`{"bytes":%d}`, 20<<20))
+	if ret.Outcome().IsSuccess() || !strings.Contains(text, "The call to big ran, but the MCP server \"t\" answered with more than this session can take") ||
+		!strings.Contains(text, "larger than the 16 MiB a message may be") || !strings.Contains(text, "Ask the tool for less") {
+		t.Fatalf("20 MB: %v %q", ret.Outcome(), text)
+	}
+	if st := status(t, m, "t"); st.State != mcp.StateReady || st.PID != pid {
+		t.Fatalf("after the oversize answer: %+v (pid was %d)", st, pid)
+	}
+	if _, text := call(t, m, "t__echo", `{"text":"still here"}`); text != "still here" {
+		t.Fatalf("the next call: %q", text)
+	}
 }

@@ -323,6 +323,14 @@ func (s *server) call(ctx context.Context, name string, args json.RawMessage) to
 		return s.fail(tool.Other, fmt.Sprintf("The MCP server %q was shut down while running this call, "+
 			"so the call may have partly run.", s.cfg.Name))
 	}
+	if wire, ok := answered(err); ok && wire.Code == oversizeCode {
+		// The server is alive and well; only its answer was too large to
+		// read. It did run the call.
+		text := fmt.Sprintf("The call to %s ran, but the MCP server %q answered with more than this session can take: %s, "+
+			"so the answer was dropped. Ask the tool for less: narrower arguments, or a page at a time if it offers paging.",
+			name, s.cfg.Name, wire.Message)
+		return tool.Fail(tool.Other(fmt.Sprintf("MCP server %s: tools/call %s: %s", s.cfg.Name, name, wire.Message)), text)
+	}
 	if wire, ok := answered(err); ok && !c.ended() {
 		// The server answered, with an error instead of a result: it is
 		// alive and stays so.

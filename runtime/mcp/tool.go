@@ -113,6 +113,7 @@ func declaration(server, name string, lt *sdk.Tool) tool.Declaration {
 		Annotations: a,
 		Untrusted:   true,
 		Source:      "tool://" + server + "/" + lt.Name,
+		More:        "to see the rest, ask the tool for less: narrower arguments, or a page at a time if it offers paging",
 	}
 }
 

@@ -75,6 +75,10 @@ type Declaration struct {
 	Source string
 	// Retry is the tool's retry policy; nil means no retries.
 	Retry *RetryPolicy
+	// More says how to get the rest of a result too long for the model to
+	// read whole, which the runtime cuts to its start and end: "read the
+	// rest with read_file's offset". Empty says nothing more.
+	More string
 }
 
 // DefaultTouches returns the footprint a call gets when its tool does not

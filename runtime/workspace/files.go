@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -50,6 +51,7 @@ func (w *Workspace) readFileTool() tool.Tool {
 				"limit": {"type": "integer", "minimum": 1, "description": "Number of lines to show; default and maximum 2000."}
 			}`, "path"),
 			Annotations: tool.Annotations{Title: "Read file", ReadOnly: true, Idempotent: true},
+			More:        "read the rest with read_file's offset and limit",
 		},
 		footprint: func(a readFileArgs) tool.Touches { return tool.Reads(tool.Paths(w.footprintPath(a.Path))) },
 		run:       w.readFile,
@@ -245,10 +247,12 @@ func binaryReason(sample []byte) string {
 	if len(sample) == 0 {
 		return ""
 	}
-	for _, c := range sample {
-		if c == 0 {
-			return "it contains NUL bytes"
-		}
+	if bytes.IndexByte(sample, 0) >= 0 {
+		return "it contains NUL bytes"
+	}
+	if utf8.Valid(sample) {
+		// Most text is valid UTF-8, and this checks it fast.
+		return ""
 	}
 	invalid := 0
 	for i := 0; i < len(sample); {

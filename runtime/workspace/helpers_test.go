@@ -43,6 +43,11 @@ func newEnv(t testing.TB) *env {
 			t.Fatal(err)
 		}
 	}
+	// The ignore rules read git's user and system configuration: keep the
+	// machine's own out of the tests.
+	t.Setenv("HOME", filepath.Join(base, "home"))
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(base, "xdg"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	e.ws, err = New(e.root)
 	if err != nil {
 		t.Fatal(err)

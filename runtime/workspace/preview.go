@@ -268,6 +268,21 @@ func splitLines(s string) []string {
 func (w *Workspace) previewShell(a runShellArgs) tool.Preview {
 	timeout := shellTimeout(a)
 	pv := tool.Preview{Kind: tool.PreviewCommand, Command: a.Command, Dir: ".", TimeoutS: int(timeout.Seconds())}
+	if sb := w.shellSandbox(a); sb != nil {
+		if sb.Sandboxed {
+			network := "no network"
+			if sb.Network {
+				network = "network allowed"
+			}
+			var where []string
+			for _, p := range sb.Writable {
+				where = append(where, w.relOrAbs(p))
+			}
+			pv.Notes = append(pv.Notes, fmt.Sprintf("sandboxed (%s): it may write only %s; %s", sb.Mode, strings.Join(where, ", "), network))
+		} else {
+			pv.Notes = append(pv.Notes, "not sandboxed ("+sb.Why+"): it can change anything you can")
+		}
+	}
 	return pv.Seal("")
 }
 
@@ -352,4 +367,16 @@ func commonSuffix(a, b string) int {
 		}
 	}
 	return n
+}
+
+// relOrAbs shows an absolute path relative to the workspace when it lies
+// inside it ("." for the root), else as it is.
+func (w *Workspace) relOrAbs(p string) string {
+	if p == w.root {
+		return "the workspace"
+	}
+	if w.inside(p) {
+		return strings.TrimPrefix(p, w.root+"/")
+	}
+	return p
 }

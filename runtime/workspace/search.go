@@ -1,15 +1,16 @@
 package workspace
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path"
-	"regexp"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agenttui/agenttui/runtime/tool"
 )
@@ -37,7 +38,8 @@ const (
 const skipName = ".git"
 
 type listDirArgs struct {
-	Path string `json:"path"`
+	Path           string `json:"path"`
+	IncludeIgnored bool   `json:"include_ignored"`
 }
 
 func (w *Workspace) listDirTool() tool.Tool {
@@ -47,12 +49,16 @@ func (w *Workspace) listDirTool() tool.Tool {
 			Description: "List the entries of a folder in the workspace, sorted by name, one per line. Folders end " +
 				"with /, and symbolic links show their target after ->. path is relative to the workspace root " +
 				"(default: the root itself; an absolute path must lie inside the workspace). The .git folder is " +
-				"left out, and at most 500 entries are shown; use glob to find files deeper down or to narrow a " +
-				"large folder.",
+				"left out, and so are entries that .gitignore, .ignore or git's exclude files ignore, unless " +
+				"include_ignored is true or path names an ignored folder; the result says how many were left " +
+				"out. At most 500 entries are shown; use glob to find files deeper down or to narrow a large " +
+				"folder.",
 			Parameters: schema(`{
-				"path": {"type": "string", "description": "Folder to list, relative to the workspace root; default the root."}
+				"path": {"type": "string", "description": "Folder to list, relative to the workspace root; default the root."},
+				"include_ignored": {"type": "boolean", "description": "Also list what ignore files (.gitignore, .ignore) leave out; default false."}
 			}`),
 			Annotations: tool.Annotations{Title: "List folder", ReadOnly: true, Idempotent: true},
+			More:        "list the folders below one by one, or use glob with a narrower pattern",
 		},
 		footprint: func(a listDirArgs) tool.Touches { return tool.Reads(tool.Paths(w.footprintPath(orRoot(a.Path)))) },
 		run:       w.listDir,
@@ -80,45 +86,78 @@ func (w *Workspace) listDir(ctx context.Context, a listDirArgs) tool.Return {
 		msg := fmt.Sprintf("%s is a file, not a folder; use read_file to read it", name)
 		return tool.Fail(tool.InvalidArgs(msg), msg)
 	}
-	entries, err := fs.ReadDir(root.FS(), res.rel)
+	var rules *ignoreRules
+	if !a.IncludeIgnored {
+		rules = w.rulesAt(root, res.rel)
+	}
+	// The walk lists the one folder: it enters none below. Its callbacks
+	// run one at a time here, on the goroutine that lists the folder.
+	var entries []listed
+	var ignored []string
+	err := w.walk(ctx, res.rel, rules, &walker{
+		includeIgnored: a.IncludeIgnored,
+		enter:          func(string) bool { return false },
+		// A folder is listed whole, however large, as before the walker.
+		limit: math.MaxInt64,
+		visit: func(e *entry) bool {
+			entries = append(entries, listed{name: e.name, typ: e.typ})
+			return false
+		},
+		ignored: func(rel string, isDir bool) {
+			name := path.Base(rel)
+			if isDir {
+				name += "/"
+			}
+			ignored = append(ignored, name)
+		},
+	})
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		ret, _ := walkEnd(err, new(string))
+		return ret
+	}
 	if err != nil {
 		return w.pathFailure(err, given, name, notFound)
 	}
 
 	var out strings.Builder
-	shown, total := 0, 0
+	shown := 0
 	for _, e := range entries {
-		if e.Name() == skipName {
-			continue
-		}
-		total++
 		if shown == listMaxEntries {
-			continue
+			break
 		}
 		shown++
-		out.WriteString(e.Name())
+		out.WriteString(e.name)
 		switch {
-		case e.IsDir():
+		case e.typ.IsDir():
 			out.WriteByte('/')
-		case e.Type()&fs.ModeSymlink != 0:
-			if target, err := root.Readlink(path.Join(res.rel, e.Name())); err == nil {
+		case e.typ&fs.ModeSymlink != 0:
+			if target, err := root.Readlink(path.Join(res.rel, e.name)); err == nil {
 				out.WriteString(" -> " + target)
 			}
 		}
 		out.WriteByte('\n')
 	}
+	total := len(entries)
+	note := ignoredNote(ignored, "left out", "list them")
 	if total == 0 {
-		return tool.Ok(fmt.Sprintf("(%s is empty)", where(name)))
+		return tool.Ok(fmt.Sprintf("(%s is empty)", where(name)) + prefixNote(note))
 	}
 	if shown < total {
 		fmt.Fprintf(&out, "… cut at %d of %d entries; use glob with a pattern such as %s to narrow the list\n",
 			shown, total, path.Join(name, "*.txt"))
 	}
-	return tool.Ok(out.String())
+	return tool.Ok(out.String() + note)
+}
+
+// listed is one entry list_dir shows.
+type listed struct {
+	name string
+	typ  fs.FileMode
 }
 
 type globArgs struct {
-	Pattern string `json:"pattern"`
+	Pattern        string `json:"pattern"`
+	IncludeIgnored bool   `json:"include_ignored"`
 }
 
 func (w *Workspace) globTool() tool.Tool {
@@ -127,14 +166,18 @@ func (w *Workspace) globTool() tool.Tool {
 			Name: "glob",
 			Description: "Find paths in the workspace that match a glob pattern, such as src/**/*.go. Patterns are " +
 				"relative to the workspace root and matched against whole paths: * and ? match within one path " +
-				"segment, [abc] matches a class of characters, and a segment ** matches any number of folders, so " +
-				"*.go matches only in the root while **/*.go matches in every folder. Matching paths are listed one " +
-				"per line in sorted order, folders with a trailing /. The .git folder is skipped, symbolic links " +
+				"segment, [abc] matches a class of characters, {a,b} either alternative, and a segment ** " +
+				"matches any number of folders, so *.go matches only in the root while **/*.go matches in every " +
+				"folder. Matching paths are listed one per line in sorted order, folders with a trailing /. The " +
+				".git folder is skipped, and so is what .gitignore, .ignore or git's exclude files ignore, unless " +
+				"include_ignored is true; the result says how many ignored paths were left out. Symbolic links " +
 				"to folders are not followed, and at most 500 paths are shown.",
 			Parameters: schema(`{
-				"pattern": {"type": "string", "minLength": 1, "description": "Glob pattern relative to the workspace root, e.g. **/*.md."}
+				"pattern": {"type": "string", "minLength": 1, "description": "Glob pattern relative to the workspace root, e.g. **/*.md."},
+				"include_ignored": {"type": "boolean", "description": "Also match what ignore files (.gitignore, .ignore) leave out; default false."}
 			}`, "pattern"),
 			Annotations: tool.Annotations{Title: "Find files", ReadOnly: true, Idempotent: true},
+			More:        "use a narrower pattern to see the rest",
 		},
 		footprint: func(globArgs) tool.Touches { return tool.Reads(tool.Paths(w.root)) },
 		run:       w.glob,
@@ -167,36 +210,97 @@ func (w *Workspace) glob(ctx context.Context, a globArgs) tool.Return {
 		return w.pathFailure(err, ".", ".", "the workspace folder no longer exists")
 	}
 	defer root.Close()
+	var rules *ignoreRules
+	if !a.IncludeIgnored {
+		rules = w.rulesAt(root, ".")
+	}
 
-	var out strings.Builder
-	found := 0
-	cut := ""
-	err = walkTree(ctx, root.FS(), ".", func(rel string, d fs.DirEntry) error {
-		if pat.match(rel) {
-			if found == globMaxResults {
-				cut = fmt.Sprintf("… cut at %d paths; more match. Use a narrower pattern to see the rest\n", globMaxResults)
-				return fs.SkipAll
+	// mu guards found and ignored, which the walk's goroutines add to.
+	var mu sync.Mutex
+	var found, ignored []string
+	err = w.walk(ctx, ".", rules, &walker{
+		includeIgnored: a.IncludeIgnored,
+		enter:          pat.mayMatchBelow,
+		visit: func(e *entry) bool {
+			if pat.match(e.rel) {
+				rel := e.rel
+				if e.typ.IsDir() {
+					rel += "/"
+				}
+				mu.Lock()
+				found = append(found, rel)
+				mu.Unlock()
 			}
-			found++
-			out.WriteString(rel)
-			if d.IsDir() {
-				out.WriteByte('/')
+			return false
+		},
+		ignored: func(rel string, isDir bool) {
+			if pat.match(rel) || (isDir && pat.mayMatchBelow(rel)) {
+				if isDir {
+					rel += "/"
+				}
+				mu.Lock()
+				ignored = append(ignored, rel)
+				mu.Unlock()
 			}
-			out.WriteByte('\n')
-		}
-		if d.IsDir() && !pat.mayMatchBelow(rel) {
-			// Nothing below can match: do not read the folder at all.
-			return fs.SkipDir
-		}
-		return nil
+		},
 	})
+	var cut string
 	if ret, stop := walkEnd(err, &cut); stop {
 		return ret
 	}
-	if found == 0 {
-		return tool.Ok(fmt.Sprintf("No paths match %s.%s", a.Pattern, prefixNote(cut)))
+	note := ignoredNote(ignored, "left out", "include them")
+	if len(found) == 0 {
+		return tool.Ok(fmt.Sprintf("No paths match %s.%s", a.Pattern, prefixNote(cut+note)))
 	}
-	return tool.Ok(out.String() + cut)
+	slices.SortFunc(found, comparePaths)
+	var out strings.Builder
+	for _, rel := range found[:min(len(found), globMaxResults)] {
+		out.WriteString(rel)
+		out.WriteByte('\n')
+	}
+	if len(found) > globMaxResults {
+		cut = fmt.Sprintf("… cut at %d paths; more match. Use a narrower pattern to see the rest\n", globMaxResults) + cut
+	}
+	return tool.Ok(out.String() + cut + note)
+}
+
+// comparePaths orders slash-separated paths as a walk in name order visits
+// them: component by component, so a/b comes before a-b, and a folder
+// (with or without its trailing slash) right before what it holds.
+func comparePaths(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] == b[i] {
+			continue
+		}
+		switch {
+		case a[i] == '/':
+			return -1
+		case b[i] == '/':
+			return 1
+		case a[i] < b[i]:
+			return -1
+		default:
+			return 1
+		}
+	}
+	return len(a) - len(b)
+}
+
+// ignoredNote says which ignored paths were left out and how to get them,
+// naming the first few; "" when there were none.
+func ignoredNote(paths []string, what, how string) string {
+	if len(paths) == 0 {
+		return ""
+	}
+	slices.SortFunc(paths, comparePaths)
+	const named = 5
+	list := strings.Join(paths[:min(len(paths), named)], ", ")
+	if len(paths) > named {
+		list += fmt.Sprintf(" and %d more", len(paths)-named)
+	}
+	return fmt.Sprintf("… %d ignored path(s) %s (.gitignore, .ignore or git's excludes): %s; "+
+		"call again with include_ignored: true to %s\n", len(paths), what, list, how)
 }
 
 // where names a folder in a sentence, the root as "the workspace".
@@ -222,42 +326,6 @@ func prefixNote(note string) string {
 	return "\n" + strings.TrimSuffix(note, "\n")
 }
 
-// errWalkLimit ends a walk that examined walkMaxEntries entries.
-var errWalkLimit = errors.New("walk limit reached")
-
-// walkTree walks the tree at start of fsys in lexical order, calling visit
-// for every entry but start itself. It skips .git, leaves unreadable
-// folders out, checks ctx at each entry and stops after walkMaxEntries
-// entries. Symbolic links are reported as entries and never followed.
-func walkTree(ctx context.Context, fsys fs.FS, start string, visit func(rel string, d fs.DirEntry) error) error {
-	seen := 0
-	return fs.WalkDir(fsys, start, func(rel string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if rel == start {
-				return err
-			}
-			// An unreadable folder is left out rather than ending the walk.
-			return nil
-		}
-		if rel == start {
-			return nil
-		}
-		if d.Name() == skipName {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if seen++; seen > walkMaxEntries {
-			return errWalkLimit
-		}
-		return visit(rel, d)
-	})
-}
-
 // walkEnd turns the error of walkTree into a failure to return (stop true)
 // or, for the walk limit, a note added to *note.
 func walkEnd(err error, note *string) (tool.Return, bool) {
@@ -274,170 +342,6 @@ func walkEnd(err error, note *string) (tool.Return, bool) {
 		msg := fmt.Sprintf("the search failed: %v", err)
 		return tool.Fail(tool.Other(msg), msg), true
 	}
-}
-
-type grepArgs struct {
-	Pattern string `json:"pattern"`
-	Path    string `json:"path"`
-	Include string `json:"include"`
-}
-
-func (w *Workspace) grepTool() tool.Tool {
-	return &builtin[grepArgs]{
-		decl: tool.Declaration{
-			Name: "grep",
-			Description: "Search the text files of the workspace for lines matching a regular expression (Go RE2 " +
-				"syntax, e.g. func \\w+\\( ; use (?i) for case-insensitive matching). path limits the search to a " +
-				"folder or one file (default: the whole workspace); include keeps only files whose name matches a " +
-				"glob such as *.go, or whose workspace-relative path matches it when it contains a /. Each match is " +
-				"printed as path:line: text. Binary files, files over 16 MiB and the .git folder are skipped, long " +
-				"lines are cut, and at most 200 matches are shown.",
-			Parameters: schema(`{
-				"pattern": {"type": "string", "minLength": 1, "description": "Regular expression (Go RE2 syntax) to search for."},
-				"path": {"type": "string", "description": "Folder or file to search, relative to the workspace root; default the root."},
-				"include": {"type": "string", "description": "Glob on file names (e.g. *.go) or relative paths (e.g. src/**/*.ts)."}
-			}`, "pattern"),
-			Annotations: tool.Annotations{Title: "Search files", ReadOnly: true, Idempotent: true},
-		},
-		footprint: func(a grepArgs) tool.Touches { return tool.Reads(tool.Paths(w.footprintPath(orRoot(a.Path)))) },
-		run:       w.grep,
-	}
-}
-
-func (w *Workspace) grep(ctx context.Context, a grepArgs) tool.Return {
-	re, err := regexp.Compile(a.Pattern)
-	if err != nil {
-		msg := fmt.Sprintf("invalid regular expression %q: %v", a.Pattern, err)
-		return tool.Fail(tool.InvalidArgs(msg), msg)
-	}
-	var include *pattern
-	if a.Include != "" {
-		p, err := compilePattern(a.Include)
-		if err != nil {
-			msg := fmt.Sprintf("invalid include pattern %q: %v", a.Include, err)
-			return tool.Fail(tool.InvalidArgs(msg), msg)
-		}
-		include = &p
-	}
-	given := orRoot(a.Path)
-	t, fail, ok := w.openTarget(given, "%s does not exist (no such file or folder); use list_dir or glob to find the right path")
-	if !ok {
-		return fail
-	}
-	defer t.root.Close()
-	root, res, name, info, notFound := t.root, t.res, t.name, t.info, t.missing
-
-	s := &searcher{fsys: root.FS(), re: re}
-	var note string
-	if info.Mode().IsRegular() {
-		// A file named outright is searched whatever include says.
-		if err := s.file(res.rel, info.Size()); err != nil {
-			return w.pathFailure(err, given, name, notFound)
-		}
-	} else if info.IsDir() {
-		err := walkTree(ctx, s.fsys, res.rel, func(rel string, d fs.DirEntry) error {
-			if !d.Type().IsRegular() {
-				return nil
-			}
-			if include != nil && !include.matchFile(rel) {
-				return nil
-			}
-			fi, err := d.Info()
-			if err != nil {
-				return nil
-			}
-			if err := s.file(rel, fi.Size()); err != nil {
-				// A file that vanished or cannot be read is left out.
-				return nil
-			}
-			if s.full {
-				return fs.SkipAll
-			}
-			return nil
-		})
-		if ret, stop := walkEnd(err, &note); stop {
-			return ret
-		}
-	} else {
-		msg := fmt.Sprintf("%s is not a regular file or folder (it is a %s)", name, fileKind(info.Mode()))
-		return tool.Fail(tool.InvalidArgs(msg), msg)
-	}
-
-	if s.full {
-		note = fmt.Sprintf("… cut at %d matches; more lines match. Narrow the pattern, path or include to see the rest\n",
-			grepMaxMatches) + note
-	}
-	if s.cutLines > 0 {
-		note += fmt.Sprintf("… %d long matching line(s) were cut at %d bytes; use read_file to see them whole\n",
-			s.cutLines, grepMaxLineBytes)
-	}
-	if s.skippedLarge > 0 {
-		note += fmt.Sprintf("… %d file(s) over %d MiB were not searched\n", s.skippedLarge, grepMaxFileBytes>>20)
-	}
-	if s.matches == 0 {
-		return tool.Ok(fmt.Sprintf("No matches for %s in %s.%s", a.Pattern, where(name), prefixNote(note)))
-	}
-	return tool.Ok(s.out.String() + note)
-}
-
-// matchFile applies an include pattern: against the base name when the
-// pattern has a single segment, else against the whole relative path.
-func (p pattern) matchFile(rel string) bool {
-	if len(p.segs) == 1 && p.segs[0] != "**" {
-		return matchSegs(p.segs, []string{path.Base(rel)}, false)
-	}
-	return p.match(rel)
-}
-
-// searcher collects grep's matches across files.
-type searcher struct {
-	fsys         fs.FS
-	re           *regexp.Regexp
-	out          strings.Builder
-	matches      int
-	cutLines     int
-	skippedLarge int
-	// full says grepMaxMatches were found and another match was seen.
-	full bool
-}
-
-// file searches the file rel, skipping it when it is too large or binary.
-func (s *searcher) file(rel string, size int64) error {
-	if size > grepMaxFileBytes {
-		s.skippedLarge++
-		return nil
-	}
-	data, err := fs.ReadFile(s.fsys, rel)
-	if err != nil {
-		return err
-	}
-	if binaryReason(data[:min(len(data), sniffBytes)]) != "" {
-		return nil
-	}
-	for lineNo := 1; len(data) > 0 && !s.full; lineNo++ {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		if !s.re.Match(line) {
-			continue
-		}
-		if s.matches == grepMaxMatches {
-			s.full = true
-			break
-		}
-		s.matches++
-		text := string(line)
-		if len(line) > grepMaxLineBytes {
-			text = string(trimRune(line[:grepMaxLineBytes])) + " …"
-			s.cutLines++
-		}
-		fmt.Fprintf(&s.out, "%s:%d: %s\n", rel, lineNo, strings.ToValidUTF8(text, "\uFFFD"))
-	}
-	return nil
 }
 
 // target is an existing path inside the workspace, opened for a search.

@@ -120,6 +120,22 @@ func TestPatternMatch(t *testing.T) {
 		{"[abc].go", "b.go", true},
 		{"[^abc].go", "b.go", false},
 		{"**/**/x", "x", true},
+		// ** edge cases.
+		{"**", "a", true},
+		{"**", "a/b/c", true},
+		{"**/b/**", "b", true},
+		{"**/b/**", "a/b/c/d", true},
+		{"**/b/**", "a/bc/d", false},
+		{"a/**/b/**/c", "a/b/c", true},
+		{"a/**/b/**/c", "a/x/b/y/z/c", true},
+		{"a/**/b/**/c", "a/x/c", false},
+		{"**/*_test.go", "x_test.go", true},
+		{"**/*_test.go", "a/b/x_test.go", true},
+		{"**/*_test.go", "a/b/x_test.gox", false},
+		{"a//**//b/", "a/b", true},
+		{"{src,docs}/**/*.md", "docs/x/y.md", true},
+		{"{src,docs}/**/*.md", "srcx/y.md", false},
+		{"src/{a,b/c}.go", "src/b/c.go", true},
 	}
 	for _, c := range cases {
 		p, err := compilePattern(c.pattern)
@@ -140,6 +156,14 @@ func TestPatternMatch(t *testing.T) {
 		{"**/*.go", "any/where", true},
 		{"a/**/b", "a/x", true},
 		{"*", "x", false},
+		{"**/x", "a/b/c", true},
+		{"a/**/x", "b", false},
+		{"a/*/x/**", "a/b", true},
+		{"a/*/x/**", "a/b/y", false},
+		{"a/*/x/**", "a/b/x/y/z", true},
+		// An alternation may hide a slash: nothing is ruled out past it.
+		{"{src,docs/api}/*.md", "docs", true},
+		{"{src,docs/api}/*.md", "x", true},
 	}
 	for _, c := range below {
 		p, _ := compilePattern(c.pattern)

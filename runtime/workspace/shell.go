@@ -35,27 +35,38 @@ const (
 type runShellArgs struct {
 	Command  string `json:"command"`
 	TimeoutS int    `json:"timeout_s"`
+	// Sandbox false asks for an unsandboxed run; absent or true means the
+	// sandbox, when there is one.
+	Sandbox *bool `json:"sandbox"`
 }
 
 func (w *Workspace) runShellTool() tool.Tool {
+	description := "Run a command with bash -c in the workspace folder and return its output: stdout and " +
+		"stderr together, in order, then a last line with the exit status. Standard input is empty, so " +
+		"the command must not wait for input. timeout_s is how long it may run (default 120, at most " +
+		"600); a command that runs longer is killed. When the command ends, every process it started is " +
+		"ended too, so background jobs do not outlive the call. Output over 64 KiB keeps its start and " +
+		"its end with a note saying how much was cut. A non-zero exit status makes the call an error; " +
+		"read the output to see why."
+	properties := `"command": {"type": "string", "minLength": 1, "description": "The bash command line to run."},
+		"timeout_s": {"type": "integer", "minimum": 1, "maximum": 600, "description": "Seconds the command may run; default 120."}`
+	if w.shell.Enabled() {
+		// Only a sandbox gives the model something to leave.
+		description += " " + w.sandboxDescription()
+		properties += `, "sandbox": {"type": "boolean", "description": "false asks to run the command outside the sandbox; the person is always asked to approve that. Default true."}`
+	}
 	return &previewing[runShellArgs]{preview: w.previewShell, builtin: &builtin[runShellArgs]{
 		decl: tool.Declaration{
-			Name: "run_shell",
-			Description: "Run a command with bash -c in the workspace folder and return its output: stdout and " +
-				"stderr together, in order, then a last line with the exit status. Standard input is empty, so " +
-				"the command must not wait for input. timeout_s is how long it may run (default 120, at most " +
-				"600); a command that runs longer is killed. When the command ends, every process it started is " +
-				"ended too, so background jobs do not outlive the call. Output over 64 KiB keeps its start and " +
-				"its end with a note saying how much was cut. A non-zero exit status makes the call an error; " +
-				"read the output to see why.",
-			Parameters: schema(`{
-				"command": {"type": "string", "minLength": 1, "description": "The bash command line to run."},
-				"timeout_s": {"type": "integer", "minimum": 1, "maximum": 600, "description": "Seconds the command may run; default 120."}
-			}`, "command"),
+			Name:        "run_shell",
+			Description: description,
+			Parameters:  schema("{"+properties+"}", "command"),
 			Annotations: tool.Annotations{Title: "Run shell command", Destructive: true, OpenWorld: true},
+			More: "to see the rest, run the command again with its output redirected to a file, and read that in parts " +
+				"with read_file or filter it with grep, head or tail",
 		},
-		footprint: func(runShellArgs) tool.Touches { return tool.Writes(tool.Anything()) },
+		footprint: w.shellTouches,
 		run:       w.runShell,
+		confine:   w.shellSandbox,
 	}}
 }
 
@@ -85,7 +96,15 @@ func (w *Workspace) runShell(ctx context.Context, a runShellArgs) tool.Return {
 	// Its own process group lets one signal reach every process the
 	// command starts, however deep.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	err = cmd.Start()
+	sandboxed := w.sandboxed(a)
+	if sandboxed {
+		// The sandbox's helper starts in the command's place and becomes
+		// it, so the group and the pipe stay the command's.
+		err = w.shell.Wrap(cmd)
+	}
+	if err == nil {
+		err = cmd.Start()
+	}
 	pw.Close()
 	if err != nil {
 		msg := fmt.Sprintf("could not start the command: %v", err)
@@ -129,6 +148,11 @@ func (w *Workspace) runShell(ctx context.Context, a runShellArgs) tool.Return {
 	}
 
 	text := out.String()
+	if raw := string(out.head) + string(out.tail); tool.IsBinary(raw) {
+		// Mojibake would cost the model many tokens and say nothing; the
+		// exit status below still tells how the command ended.
+		text = tool.DescribeBinary(raw, out.total) + "\n"
+	}
 	if text == "" {
 		text = "(no output)\n"
 	} else if !strings.HasSuffix(text, "\n") {
@@ -144,6 +168,9 @@ func (w *Workspace) runShell(ctx context.Context, a runShellArgs) tool.Return {
 	}
 	status, code := exitStatus(cmd.ProcessState)
 	text += "exit status: " + status
+	if sandboxed && code != 0 {
+		text += w.sandboxNote(out.String())
+	}
 	if code != 0 {
 		return tool.Fail(tool.Other("command exited with status "+status), text)
 	}

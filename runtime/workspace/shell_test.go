@@ -170,3 +170,19 @@ func TestRunShellDoesNotWaitForBackgroundJobs(t *testing.T) {
 	}
 	waitGone(t, readPID(t, filepath.Join(e.root, "pid")))
 }
+
+// TestBinaryShellOutputIsSummarised runs a command that prints random
+// bytes: the model reads a one-line description and the exit status, not
+// mojibake.
+func TestBinaryShellOutputIsSummarised(t *testing.T) {
+	e := newEnv(t)
+	out := wantSuccess(t, e.call("run_shell", map[string]any{"command": "head -c 300000 /dev/urandom"}))
+	wantContains(t, out, "[The output is binary, not text (293 KiB), so it is not shown. Its first bytes, in hex: ", "exit status: 0")
+	if len(out) > 1000 || strings.ContainsRune(out, '\uFFFD') {
+		t.Errorf("the model reads %d bytes of it: %q", len(out), out)
+	}
+	text := wantSuccess(t, e.call("run_shell", map[string]any{"command": "printf 'plain text\\n'"}))
+	if !strings.HasPrefix(text, "plain text\n") {
+		t.Errorf("text output: %q", text)
+	}
+}

@@ -15,6 +15,14 @@
 // resolved inside the workspace is footprinted as given, and the call is
 // denied when it runs.
 //
+// list_dir, glob and grep see the tree through one walker that runs on
+// several goroutines, never follows a symbolic link, and leaves out .git and
+// what git would ignore: the .gitignore files at every level (and those
+// above the workspace up to its repository's root), .ignore files,
+// .git/info/exclude and git's global excludes file. Their results say how
+// many ignored paths were left out; include_ignored: true brings them back,
+// and a path named outright is listed or searched whole.
+//
 // Outputs are plain text for the model, with workspace-relative paths.
 // Errors are reported with these failure kinds:
 //
@@ -42,6 +50,7 @@ import (
 	"path/filepath"
 
 	"github.com/agenttui/agenttui/runtime/tool"
+	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
 
 // Workspace is a folder the built-in tools work in. Its root is absolute and
@@ -49,6 +58,9 @@ import (
 // compared with it component by component.
 type Workspace struct {
 	root string
+	// shell is the sandbox run_shell runs its commands in; nil leaves them
+	// unsandboxed and says nothing about it (see SetSandbox).
+	shell *sandbox.Sandbox
 }
 
 // New returns the workspace rooted at dir, which must exist and be a folder.
@@ -107,6 +119,8 @@ type builtin[A any] struct {
 	decl      tool.Declaration
 	footprint func(A) tool.Touches
 	run       func(context.Context, A) tool.Return
+	// confine, when set, says how a call runs with respect to a sandbox.
+	confine func(A) *tool.Sandbox
 }
 
 // Declaration returns the tool's declaration.
@@ -134,6 +148,19 @@ func (b *builtin[A]) Footprint(raw json.RawMessage) (tool.Touches, error) {
 		return tool.Touches{}, fmt.Errorf("%s: %w", b.decl.Name, err)
 	}
 	return b.footprint(args).Normalized(), nil
+}
+
+// Sandbox says how a call with raw arguments runs with respect to a
+// sandbox (tool.Sandboxer); nil for tools that never confine their calls.
+func (b *builtin[A]) Sandbox(raw json.RawMessage) *tool.Sandbox {
+	if b.confine == nil {
+		return nil
+	}
+	args, err := decodeArgs[A](raw)
+	if err != nil {
+		return nil
+	}
+	return b.confine(args)
 }
 
 // decodeArgs decodes a JSON object into A, refusing unknown fields, as the

@@ -51,6 +51,10 @@ type View struct {
 func (d *Diff) Layout(width int, layout Layout, st Style) *View {
 	v := &View{d: d, width: max(width, 20), layout: layout, st: st, pal: newPalette(st), drawn: map[int][]string{}}
 	v.digit = len(strconv.Itoa(max(d.maxNum, 1)))
+	if layout == Split && v.halfTextWidth() < 10 {
+		// Too narrow for two readable sides.
+		v.layout, layout = Unified, Unified
+	}
 	switch {
 	case d.binary:
 		v.items = append(v.items, item{kind: itemNote, text: fmt.Sprintf("binary file: no line diff (%s → %s)", size(d.oldLen), size(d.newLen))})
@@ -179,6 +183,13 @@ func (v *View) item(i int) []string {
 	case itemPair:
 		lines = v.pair(it)
 	}
+	for j, l := range lines {
+		// A width too small for the line numbers and signs cuts them
+		// rather than overflowing.
+		if ansi.StringWidth(l) > v.width {
+			lines[j] = ansi.Truncate(l, v.width, "")
+		}
+	}
 	v.drawn[i] = lines
 	return lines
 }
@@ -216,12 +227,12 @@ func (v *View) gutter() int { return 2*v.digit + 2 }
 
 // unifiedTextWidth is the room for a line's text in the unified layout,
 // after the numbers and the sign.
-func (v *View) unifiedTextWidth() int { return max(v.width-v.gutter()-2, 8) }
+func (v *View) unifiedTextWidth() int { return max(v.width-v.gutter()-2, 1) }
 
 // halfWidth is the width of one side of the split layout, and
 // halfTextWidth the room for text on it.
 func (v *View) halfWidth() int     { return (v.width - 1) / 2 }
-func (v *View) halfTextWidth() int { return max(v.halfWidth()-v.digit-3, 8) }
+func (v *View) halfTextWidth() int { return max(v.halfWidth()-v.digit-3, 1) }
 
 // unified draws one line of the unified layout, wrapped.
 func (v *View) unified(l line) []string {

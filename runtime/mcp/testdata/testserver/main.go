@@ -101,6 +101,23 @@ func main() {
 	add("structured", "Returns structured content only.", noArgs, true, func(context.Context, map[string]any) *mcp.CallToolResult {
 		return &mcp.CallToolResult{Content: []mcp.Content{}, StructuredContent: map[string]any{"answer": 42}}
 	})
+	add("big", "Returns bytes bytes of text, in lines.", `{"type":"object","properties":{"bytes":{"type":"integer"}},"required":["bytes"]}`, true,
+		func(_ context.Context, args map[string]any) *mcp.CallToolResult {
+			n, _ := args["bytes"].(float64)
+			line := "a line of text from the big tool, which says nothing in particular\n"
+			var b strings.Builder
+			for b.Len() < int(n) {
+				b.WriteString(line)
+			}
+			return text(b.String()[:int(n)])
+		})
+	add("binary", "Returns bytes that are not text.", noArgs, true, func(context.Context, map[string]any) *mcp.CallToolResult {
+		b := make([]byte, 4096)
+		for i := range b {
+			b[i] = byte(i * 7 % 32)
+		}
+		return text(string(b))
+	})
 	add("change", "Adds the tool added_later and removes fail.", noArgs, false, func(context.Context, map[string]any) *mcp.CallToolResult {
 		add("added_later", "Appeared after a change.", noArgs, true, func(context.Context, map[string]any) *mcp.CallToolResult {
 			return text("I am new")

@@ -1,0 +1,52 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// helperCommand is the hidden first argument that makes a program linking
+// this package run as the sandbox helper.
+const helperCommand = "__agenttui_sandbox"
+
+// helperFailed is the exit status of a helper that could not apply the
+// sandbox; the command then never ran.
+const helperFailed = 125
+
+// helperPrefix starts the one line a failing helper writes to its standard
+// error, which is the command's output.
+const helperPrefix = "agenttui sandbox: "
+
+// devices are the device files a sandboxed command may write: they hold
+// nothing and reach nothing.
+var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
+
+// policy is what the helper enforces, passed to it as its second argument in
+// JSON. Everything is readable and executable; these may be changed.
+type policy struct {
+	// Write lists folders (or files) that may be changed whole.
+	Write []string `json:"write,omitempty"`
+	// Entries names a folder whose entries, but not .git and not the folder
+	// itself, may be changed whole, each on its own: the workspace when its
+	// .git is protected, since Landlock cannot take a folder back from a
+	// writable one above it.
+	Entries string `json:"entries,omitempty"`
+	// Network lets the command open network connections.
+	Network bool `json:"network,omitempty"`
+}
+
+func (p policy) encode() (string, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: %w", err)
+	}
+	return string(b), nil
+}
+
+func decodePolicy(s string) (policy, error) {
+	var p policy
+	if err := json.Unmarshal([]byte(s), &p); err != nil {
+		return p, fmt.Errorf("bad policy: %w", err)
+	}
+	return p, nil
+}

@@ -1,0 +1,431 @@
+// Package sandbox runs shell commands so that they can read the whole
+// filesystem but change only a few folders, and open network connections only
+// when allowed. It uses Linux Landlock (github.com/landlock-lsm/go-landlock)
+// and, when the network is off, a small seccomp filter.
+//
+// Landlock restricts the process that asks for it, for good, so the program
+// that uses this package never restricts itself: Wrap turns a command into
+// one that starts a helper — the same program, started again with a hidden
+// first argument — which applies the rules to itself and then executes the
+// command. The helper is this package's init function: any program that links
+// the package serves as its own helper, so it works alike from "go run", from
+// "go test" and from an installed binary, with nothing to wire. It is started
+// through /proc/self/exe, which names the running program's file even when
+// that file was replaced or deleted since it started (as "go install" and
+// "go run" do).
+//
+// A sandboxed command may:
+//
+//   - read and execute anything;
+//   - change its writable roots: in workspace-write mode the workspace, its
+//     git folder (unless ProtectGit), the extra folders of Config.Writable and
+//     the session's temporary folder; in read-only mode only the temporary
+//     folder; TMPDIR names that folder;
+//   - write to /dev/null, /dev/zero, /dev/full, /dev/random and /dev/urandom;
+//   - open TCP connections only when the network is allowed (Landlock ABI 4
+//     and later); with the network off, a seccomp filter also refuses
+//     Multipath TCP, UDP, raw and packet sockets, and io_uring, which
+//     Landlock does not cover.
+//
+// Everything else is refused by the kernel with EACCES (EXDEV for a link or
+// rename that would carry a file out of the writable roots).
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Mode is how much a sandboxed command may change.
+type Mode string
+
+// The sandbox modes.
+const (
+	// WorkspaceWrite lets commands change the workspace, the session's
+	// temporary folder and the configured extra folders; the default where
+	// the kernel offers Landlock.
+	WorkspaceWrite Mode = "workspace-write"
+	// ReadOnly lets commands change nothing but the session's temporary
+	// folder.
+	ReadOnly Mode = "read-only"
+	// Off runs commands unsandboxed.
+	Off Mode = "off"
+)
+
+// Modes lists the modes in the order the usage text names them.
+var Modes = []Mode{WorkspaceWrite, ReadOnly, Off}
+
+// ParseMode returns the mode named s.
+func ParseMode(s string) (Mode, error) {
+	for _, m := range Modes {
+		if string(m) == s {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("unknown sandbox mode %q: use workspace-write, read-only or off", s)
+}
+
+// Config is the sandbox the person asked for, from flags and configuration.
+type Config struct {
+	// Mode is the mode asked for. Empty means the default: workspace-write
+	// where the kernel offers Landlock, else off. A mode other than off
+	// asked for explicitly is an error where the kernel has no Landlock.
+	Mode Mode
+	// Network lets sandboxed commands open network connections.
+	Network bool
+	// Writable lists more folders (or files) sandboxed commands may change
+	// in workspace-write mode. A relative path is taken from the workspace;
+	// ~/ is the home folder. Each must exist.
+	Writable []string
+	// ProtectGit keeps the workspace's .git read-only in workspace-write
+	// mode.
+	ProtectGit bool
+}
+
+// Support is what the kernel offers.
+type Support struct {
+	// ABI is the kernel's Landlock ABI version; 0 means no Landlock.
+	ABI int
+}
+
+// detected caches Detect's answer: the kernel does not change under a
+// running program.
+var detected = sync.OnceValue(detect)
+
+// Detect reports what the running kernel offers. It asks once per process.
+func Detect() Support { return detected() }
+
+// UnavailableError says a sandbox was asked for that this system cannot give.
+type UnavailableError struct {
+	// Mode is the mode asked for.
+	Mode Mode
+}
+
+// Error says what was asked and why it cannot be had, in one line.
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("the %s sandbox cannot be had: %s; run with --sandbox off to run shell commands unsandboxed", e.Mode, noLandlock)
+}
+
+// Available reports, without making anything, whether the sandbox cfg asks
+// for can be had given what the kernel offers: an *UnavailableError when cfg
+// asks for a sandbox explicitly and the kernel has no Landlock. The default
+// mode is always available: it turns the sandbox off where there is none.
+func Available(cfg Config, support Support) error {
+	if cfg.Mode == "" || cfg.Mode == Off || support.ABI >= 1 {
+		return nil
+	}
+	return &UnavailableError{Mode: cfg.Mode}
+}
+
+// noLandlock says why a system has no sandbox.
+const noLandlock = "this kernel has no Landlock"
+
+// Sandbox is one session's shell sandbox. A nil *Sandbox is a sandbox that is
+// off: its commands run unsandboxed. A Sandbox is safe for concurrent use.
+type Sandbox struct {
+	mode       Mode
+	why        string // why the mode is off, for Status
+	workspace  string
+	temp       string
+	extra      []string
+	gitDirs    []string
+	network    bool
+	protectGit bool
+	abi        int
+}
+
+// New returns the sandbox cfg asks for over workspace (absolute, with its
+// symbolic links resolved), given what the kernel offers. It creates the
+// session's temporary folder, which Close removes. It fails with an
+// *UnavailableError when cfg asks for a sandbox and the kernel has no
+// Landlock, and with a plain error when an extra writable folder does not
+// exist.
+func New(workspace string, cfg Config, support Support) (*Sandbox, error) {
+	s := &Sandbox{mode: cfg.Mode, workspace: workspace, network: cfg.Network, protectGit: cfg.ProtectGit, abi: support.ABI}
+	switch {
+	case cfg.Mode == Off:
+		s.why = "the sandbox is off"
+		return s, nil
+	case support.ABI < 1 && cfg.Mode == "":
+		s.mode, s.why = Off, noLandlock
+		return s, nil
+	case support.ABI < 1:
+		return nil, Available(cfg, support)
+	case cfg.Mode == "":
+		s.mode = WorkspaceWrite
+	}
+	if s.mode == WorkspaceWrite {
+		for _, w := range cfg.Writable {
+			p, err := resolveWritable(w, workspace)
+			if err != nil {
+				return nil, err
+			}
+			s.extra = append(s.extra, p)
+		}
+		if !cfg.ProtectGit {
+			s.gitDirs = worktreeGitDirs(workspace)
+		}
+	}
+	temp, err := os.MkdirTemp("", "agenttui-shell-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: the temporary folder: %w", err)
+	}
+	if s.temp, err = filepath.EvalSymlinks(temp); err != nil {
+		os.RemoveAll(temp)
+		return nil, fmt.Errorf("sandbox: the temporary folder: %w", err)
+	}
+	return s, nil
+}
+
+// resolveWritable makes an extra writable path absolute and resolved, and
+// checks that it exists.
+func resolveWritable(p, workspace string) (string, error) {
+	orig := p
+	if rest, ok := strings.CutPrefix(p, "~/"); ok || p == "~" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("sandbox writable %s: %v", orig, err)
+		}
+		p = filepath.Join(home, rest)
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(workspace, p)
+	}
+	resolved, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("sandbox writable %s: %s does not exist", orig, p)
+		}
+		return "", fmt.Errorf("sandbox writable %s: %v", orig, err)
+	}
+	return resolved, nil
+}
+
+// Enabled reports whether commands run sandboxed.
+func (s *Sandbox) Enabled() bool { return s != nil && s.mode != Off }
+
+// Mode returns the sandbox's mode; Off for a nil Sandbox.
+func (s *Sandbox) Mode() Mode {
+	if s == nil {
+		return Off
+	}
+	return s.mode
+}
+
+// Network reports whether sandboxed commands may open network connections.
+func (s *Sandbox) Network() bool { return s.Enabled() && s.network }
+
+// TempDir returns the session's temporary folder, which TMPDIR names in
+// sandboxed commands; empty when the sandbox is off.
+func (s *Sandbox) TempDir() string {
+	if !s.Enabled() {
+		return ""
+	}
+	return s.temp
+}
+
+// Writable returns what a sandboxed command may change, absolute: the
+// workspace (in workspace-write mode), the extra folders, the git folders of
+// a worktree, and the temporary folder. It is nil when the sandbox is off.
+// With ProtectGit the workspace is listed although its .git stays read-only;
+// Protected names it.
+func (s *Sandbox) Writable() []string {
+	if !s.Enabled() {
+		return nil
+	}
+	var out []string
+	if s.mode == WorkspaceWrite {
+		out = append(out, s.workspace)
+		out = append(out, s.extra...)
+		out = append(out, s.gitDirs...)
+	}
+	return append(out, s.temp)
+}
+
+// Protected returns the paths inside Writable that stay read-only: the
+// workspace's .git when ProtectGit is set.
+func (s *Sandbox) Protected() []string {
+	if !s.Enabled() || s.mode != WorkspaceWrite || !s.protectGit {
+		return nil
+	}
+	return []string{filepath.Join(s.workspace, ".git")}
+}
+
+// CanWrite reports whether a sandboxed command may change the file at path
+// (absolute).
+func (s *Sandbox) CanWrite(path string) bool {
+	if !s.Enabled() {
+		return true
+	}
+	for _, p := range s.Protected() {
+		if within(path, p) {
+			return false
+		}
+	}
+	for _, root := range s.Writable() {
+		if within(path, root) {
+			return true
+		}
+	}
+	return slices.Contains(devices, path)
+}
+
+// within reports whether path is root or below it.
+func within(path, root string) bool {
+	return path == root || root == "/" || strings.HasPrefix(path, root+"/")
+}
+
+// Status describes the shell's confinement in one line for the header:
+// "shell: sandboxed (workspace-write, no network)", "shell: not sandboxed:
+// this kernel has no Landlock".
+func (s *Sandbox) Status() string {
+	switch {
+	case s == nil:
+		return "shell: not sandboxed"
+	case !s.Enabled():
+		return "shell: not sandboxed: " + s.why
+	}
+	net := "no network"
+	if s.network {
+		net = "network allowed"
+	}
+	return fmt.Sprintf("shell: sandboxed (%s, %s)", s.mode, net)
+}
+
+// Why says why commands run unsandboxed: "the sandbox is off" or "this
+// kernel has no Landlock"; empty when they run sandboxed.
+func (s *Sandbox) Why() string {
+	switch {
+	case s == nil:
+		return "the sandbox is off"
+	case !s.Enabled():
+		return s.why
+	}
+	return ""
+}
+
+// Close removes the session's temporary folder and everything in it.
+func (s *Sandbox) Close() error {
+	if !s.Enabled() || s.temp == "" {
+		return nil
+	}
+	return os.RemoveAll(s.temp)
+}
+
+// Wrap turns cmd, not yet started, into the command that runs it in the
+// sandbox: the helper, which applies the rules to itself and then executes
+// cmd's program with cmd's arguments, in cmd's folder, with TMPDIR set to the
+// temporary folder. Everything else about cmd (its standard streams, its
+// process attributes) is kept. It fails when the sandbox is off or cmd could
+// not be found.
+func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
+	if !s.Enabled() {
+		return errors.New("sandbox: the sandbox is off")
+	}
+	if cmd.Err != nil {
+		return cmd.Err
+	}
+	pol := s.policy()
+	arg, err := pol.encode()
+	if err != nil {
+		return err
+	}
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = append(slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		return strings.HasPrefix(kv, "TMPDIR=")
+	}), "TMPDIR="+s.temp)
+	cmd.Args = append([]string{"agenttui-sandbox", helperCommand, arg, cmd.Path}, cmd.Args...)
+	cmd.Path = helperPath()
+	return nil
+}
+
+// policy is what the helper enforces for this sandbox.
+func (s *Sandbox) policy() policy {
+	p := policy{Network: s.network}
+	if s.mode == WorkspaceWrite {
+		if s.protectGit {
+			p.Entries = s.workspace
+		} else {
+			p.Write = append(p.Write, s.workspace)
+		}
+		p.Write = append(p.Write, s.extra...)
+		p.Write = append(p.Write, s.gitDirs...)
+	}
+	p.Write = append(p.Write, s.temp)
+	return p
+}
+
+// helperPath is the program Wrap starts: the running program, through
+// /proc/self/exe where there is a /proc, which keeps naming it when its file
+// was replaced since it started.
+func helperPath() string {
+	const self = "/proc/self/exe"
+	if _, err := os.Stat(self); err == nil {
+		return self
+	}
+	if exe, err := os.Executable(); err == nil {
+		return exe
+	}
+	return os.Args[0]
+}
+
+// worktreeGitDirs returns the folders a git worktree keeps outside itself:
+// when workspace/.git is a file naming the worktree's git folder, that
+// folder and the repository's common git folder. A git folder is taken only
+// when it names the workspace back (its gitdir file points at
+// workspace/.git), so that a .git file a command rewrote cannot make another
+// repository's git folder writable in a later session.
+func worktreeGitDirs(workspace string) []string {
+	dotGit := filepath.Join(workspace, ".git")
+	info, err := os.Lstat(dotGit)
+	if err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
+	data, err := os.ReadFile(dotGit)
+	if err != nil {
+		return nil
+	}
+	target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return nil
+	}
+	gitDir := strings.TrimSpace(target)
+	if !filepath.IsAbs(gitDir) {
+		gitDir = filepath.Join(workspace, gitDir)
+	}
+	gitDir, err = filepath.EvalSymlinks(gitDir)
+	if err != nil {
+		return nil
+	}
+	back, err := os.ReadFile(filepath.Join(gitDir, "gitdir"))
+	if err != nil {
+		return nil
+	}
+	if b, err := filepath.EvalSymlinks(strings.TrimSpace(string(back))); err != nil || b != dotGit {
+		return nil
+	}
+	dirs := []string{gitDir}
+	if common, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(common))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		if c, err := filepath.EvalSymlinks(c); err == nil && !within(gitDir, c) {
+			dirs = append(dirs, c)
+		} else if err == nil {
+			// The worktree's folder lies in the common folder, as it
+			// usually does (.git/worktrees/name): one rule covers both.
+			dirs = []string{c}
+		}
+	}
+	return dirs
+}

@@ -1,0 +1,114 @@
+package workspace
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agenttui/agenttui/runtime/tool"
+	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
+)
+
+// SetSandbox makes run_shell run its commands in sb, a sandbox over this
+// workspace, and say so per call (tool.Sandboxer): a sandbox that is off
+// leaves commands unsandboxed and says why. Without a call to SetSandbox,
+// commands run unsandboxed and calls say nothing about it. Call it before
+// Tools.
+func (w *Workspace) SetSandbox(sb *sandbox.Sandbox) { w.shell = sb }
+
+// Sandbox returns the sandbox run_shell runs its commands in; nil when
+// SetSandbox was not called.
+func (w *Workspace) Sandbox() *sandbox.Sandbox { return w.shell }
+
+// sandboxed reports whether a call runs in the sandbox: there is one, and
+// the call did not ask to leave it.
+func (w *Workspace) sandboxed(a runShellArgs) bool {
+	return w.shell.Enabled() && (a.Sandbox == nil || *a.Sandbox)
+}
+
+// shellTouches is run_shell's footprint: anything, unless the command runs in
+// the sandbox, which lets it change only its writable roots. In read-only
+// mode the workspace is named too, because the command reads it: a write in
+// the same reply must not change a file under its feet.
+func (w *Workspace) shellTouches(a runShellArgs) tool.Touches {
+	if !w.sandboxed(a) {
+		return tool.Writes(tool.Anything())
+	}
+	paths := w.shell.Writable()
+	if w.shell.Mode() == sandbox.ReadOnly {
+		paths = append(paths, w.root)
+	}
+	return tool.Writes(tool.Paths(paths...))
+}
+
+// shellSandbox says how a run_shell call runs: in the sandbox with what it
+// may change, or outside it and why. It is nil when the workspace was given
+// no sandbox decision at all.
+func (w *Workspace) shellSandbox(a runShellArgs) *tool.Sandbox {
+	switch {
+	case w.shell == nil:
+		return nil
+	case !w.shell.Enabled():
+		return &tool.Sandbox{Why: w.shell.Why()}
+	case !w.sandboxed(a):
+		return &tool.Sandbox{Escalated: true, Why: "it asked to run unsandboxed (sandbox: false)"}
+	}
+	return &tool.Sandbox{
+		Sandboxed: true,
+		Mode:      string(w.shell.Mode()),
+		Writable:  w.shell.Writable(),
+		Temp:      w.shell.TempDir(),
+		Protected: w.shell.Protected(),
+		Network:   w.shell.Network(),
+	}
+}
+
+// sandboxDescription tells the model, in run_shell's description, what the
+// sandbox allows and how to ask for more.
+func (w *Workspace) sandboxDescription() string {
+	return "Commands run in a sandbox: they can read every file but " + w.sandboxAllows() +
+		". When a command fails because the sandbox refused something, the output says so; if the command " +
+		"really needs more, call run_shell again with \"sandbox\": false, and the person will be asked to " +
+		"approve running it unsandboxed."
+}
+
+// sandboxAllows says what sandboxed commands may change and reach.
+func (w *Workspace) sandboxAllows() string {
+	var where []string
+	for _, p := range w.shell.Writable() {
+		switch p {
+		case w.root:
+			where = append(where, "the workspace")
+		case w.shell.TempDir():
+			where = append(where, "$TMPDIR ("+p+")")
+		default:
+			where = append(where, p)
+		}
+	}
+	s := "can change files only in " + strings.Join(where, ", ")
+	if prot := w.shell.Protected(); len(prot) > 0 {
+		s += " (but not " + strings.Join(prot, ", ") + ")"
+	}
+	if w.shell.Network() {
+		return s + "; they may use the network"
+	}
+	return s + ", and cannot open network connections"
+}
+
+// sandboxNote is what the model reads after the output of a sandboxed
+// command that failed with lines that look like the sandbox refusing
+// something; empty when there are none.
+func (w *Workspace) sandboxNote(output string) string {
+	lines := w.shell.Refusals(output, w.root)
+	if len(lines) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n\nThe sandbox may have blocked this command. It ran in a sandbox in which commands %s; "+
+		"these lines look like the sandbox refusing something:\n", w.sandboxAllows())
+	for _, l := range lines {
+		b.WriteString("  " + l + "\n")
+	}
+	b.WriteString("If the command really needs that, call run_shell again with the same command and \"sandbox\": false; " +
+		"the person will be asked to approve running it unsandboxed.")
+	return b.String()
+}
