@@ -58,6 +58,9 @@ type options struct {
 	config *config
 	// prompt is the system prompt built for the workspace.
 	prompt prompt
+	// traceID is the new session's trace, in hex, for its journal; empty
+	// when traces are off.
+	traceID string
 }
 
 // stringList is a repeatable string flag.
