@@ -32,6 +32,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -268,13 +269,24 @@ func (a *accumulator) addText(s string, onDelta func(model.Delta)) {
 // without saying why or was refused.
 func (a *accumulator) reply(m *Model) (model.Reply, error) {
 	r := model.Reply{Text: a.text.String(), Usage: a.usage}
-	for _, b := range a.calls {
+	for i, b := range a.calls {
 		args := b.input.String()
 		if args == "" && b.done {
 			// A tool_use without input deltas has the input {}.
 			args = "{}"
 		}
-		r.Calls = append(r.Calls, tool.Call{ID: b.id, Name: b.name, Arguments: args})
+		if b.name == "" {
+			// A call must name its tool for the runtime to check it, and
+			// for the console and the next request to say what it was.
+			return model.Reply{}, m.srv.Malformed("a tool_use block with no name")
+		}
+		id := b.id
+		if id == "" {
+			// The next request must answer the tool_use by its id; a
+			// server that sends none gets one made up.
+			id = fmt.Sprintf("toolu_%d_%d", time.Now().UnixNano(), i)
+		}
+		r.Calls = append(r.Calls, tool.Call{ID: id, Name: b.name, Arguments: args})
 	}
 	switch a.stop {
 	case "":

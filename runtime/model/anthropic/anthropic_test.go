@@ -228,3 +228,14 @@ func TestCancelledContextEndsTheReply(t *testing.T) {
 		t.Errorf("error %v, want context.Canceled", err)
 	}
 }
+
+func TestToolUseWithoutAnIDGetsOne(t *testing.T) {
+	srv := newServer(t, wiretest.SSE(join(start(5), toolUse(0, "", "lookup", `{"key":"alpha"}`), end("tool_use", 3))...))
+	r, err := newModel(t, srv.BaseURL()).Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "go"}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Calls) != 1 || r.Calls[0].ID == "" || r.Calls[0].Name != "lookup" {
+		t.Fatalf("calls %+v: want one lookup with an id made up, so that its result can answer it", r.Calls)
+	}
+}

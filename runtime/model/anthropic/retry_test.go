@@ -57,6 +57,9 @@ func TestFaultsAreRetried(t *testing.T) {
 			Step: wiretest.Fail(500, boom), Why: "the server failed (500 Internal Server Error)"}}},
 		{"a stream cut short", []wiretest.Fault{{
 			Step: wiretest.SSE(join(start(5), text(0, "CUT-TEXT"))...), Fragment: "CUT-TEXT", Why: "the reply ended before it was complete"}}},
+		{"a tool_use with no name", []wiretest.Fault{{
+			Step:     wiretest.SSE(join(start(5), text(0, "NONAME-TEXT"), toolUse(1, "toolu_x", "", `{}`), end("tool_use", 3))...),
+			Fragment: "NONAME-TEXT", Why: "the reply was malformed"}}},
 		{"several faults in a row", []wiretest.Fault{
 			{Step: wiretest.Fail(503, boom), Why: "the server failed (503 Service Unavailable)"},
 			{Step: wiretest.DropAfter(join(start(5), text(0, "FIRST-DROP"))...), Fragment: "FIRST-DROP", Why: "the connection dropped"},

@@ -266,6 +266,11 @@ func (a *accumulator) reply(m *Model) (model.Reply, error) {
 			// result to the call; a server that sends none gets one made up.
 			id = fmt.Sprintf("call_%d_%d", time.Now().UnixNano(), i)
 		}
+		if c.name == "" {
+			// A call must name its tool for the runtime to check it, and
+			// for the console and the next request to say what it was.
+			return model.Reply{}, m.srv.Malformed("a tool call with no name")
+		}
 		r.Calls = append(r.Calls, tool.Call{ID: id, Name: c.name, Arguments: c.args.String()})
 	}
 	switch a.finish {

@@ -56,6 +56,9 @@ func TestFaultsAreRetried(t *testing.T) {
 			Step: wiretest.Fail(500, boom), Why: "the server failed (500 Internal Server Error)"}}},
 		{"a stream cut short", []wiretest.Fault{{
 			Step: sse(roleChunk(), textChunk("CUT-TEXT")), Fragment: "CUT-TEXT", Why: "the reply ended before it was complete"}}},
+		{"a tool call with no name", []wiretest.Fault{{
+			Step:     sse(join([]string{roleChunk(), textChunk("NONAME-TEXT")}, call(0, "call_x", "", `{}`), []string{finish("tool_calls")})...),
+			Fragment: "NONAME-TEXT", Why: "the reply was malformed"}}},
 		{"several faults in a row", []wiretest.Fault{
 			{Step: wiretest.Fail(503, boom), Why: "the server failed (503 Service Unavailable)"},
 			{Step: dropAfter(roleChunk(), textChunk("FIRST-DROP")), Fragment: "FIRST-DROP", Why: "the connection dropped"},

@@ -147,6 +147,14 @@ func (s *Server) Truncated(missing string) error {
 		s.Who, missing), "the reply ended before it was complete", 0)
 }
 
+// Malformed says the reply broke the wire format in a way that leaves it
+// unusable, such as a tool call with no name (named by what). The model
+// wrote it, so asking again may get a whole reply.
+func (s *Server) Malformed(what string) error {
+	return model.Transient(s.Fail(nil, "the reply from %s was malformed (%s), so it cannot be used: try again",
+		s.Who, what), "the reply was malformed", 0)
+}
+
 // response reads the last error response w kept.
 func (s *Server) response(w *Watch) Response {
 	code, msg := ErrorBody(w.body)
