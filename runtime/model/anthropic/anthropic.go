@@ -268,9 +268,12 @@ func (a *accumulator) addText(s string, onDelta func(model.Delta)) {
 // reply returns the assembled reply, or an error for a stream that ended
 // without saying why or was refused.
 func (a *accumulator) reply(m *Model) (model.Reply, error) {
-	r := model.Reply{Text: a.text.String(), Usage: a.usage}
+	// The journal and the next request carry text as JSON, which has no
+	// room for bytes that are not UTF-8; mending them here keeps what the
+	// model reads now and after a resume the same.
+	r := model.Reply{Text: strings.ToValidUTF8(a.text.String(), "\uFFFD"), Usage: a.usage}
 	for i, b := range a.calls {
-		args := b.input.String()
+		args := strings.ToValidUTF8(b.input.String(), "\uFFFD")
 		if args == "" && b.done {
 			// A tool_use without input deltas has the input {}.
 			args = "{}"

@@ -239,3 +239,22 @@ func TestToolUseWithoutAnIDGetsOne(t *testing.T) {
 		t.Fatalf("calls %+v: want one lookup with an id made up, so that its result can answer it", r.Calls)
 	}
 }
+
+// TestBytesThatAreNotUTF8AreMended checks that raw bytes a server put inside
+// a JSON string reach the model's history as U+FFFD, as the journal would
+// write them, so that a resumed session sends what a live one did.
+func TestBytesThatAreNotUTF8AreMended(t *testing.T) {
+	steps := join(start(5),
+		event("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`),
+		event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"caf\xe9 \xff\"}}"),
+		blockStop(0),
+		toolOpen(1, "toolu_a", "lookup", "{\"key\":\"\xfe\"}"), blockStop(1), end("tool_use", 3))
+	srv := newServer(t, wiretest.SSE(steps...))
+	r, err := newModel(t, srv.BaseURL()).Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "go"}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Text != "caf\uFFFD \uFFFD" || len(r.Calls) != 1 || r.Calls[0].Arguments != `{"key":"`+"\uFFFD"+`"}` {
+		t.Fatalf("reply %q, calls %+v", r.Text, r.Calls)
+	}
+}

@@ -258,7 +258,10 @@ func (a *accumulator) addCall(tc sdk.ChatCompletionChunkChoiceDeltaToolCall) {
 // reply returns the assembled reply, or an error for a stream that ended
 // without saying why.
 func (a *accumulator) reply(m *Model) (model.Reply, error) {
-	r := model.Reply{Text: a.text.String(), Usage: a.usage}
+	// The journal and the next request carry text as JSON, which has no
+	// room for bytes that are not UTF-8; mending them here keeps what the
+	// model reads now and after a resume the same.
+	r := model.Reply{Text: strings.ToValidUTF8(a.text.String(), "\uFFFD"), Usage: a.usage}
 	for i, c := range a.calls {
 		id := c.id
 		if id == "" {
@@ -271,7 +274,7 @@ func (a *accumulator) reply(m *Model) (model.Reply, error) {
 			// for the console and the next request to say what it was.
 			return model.Reply{}, m.srv.Malformed("a tool call with no name")
 		}
-		r.Calls = append(r.Calls, tool.Call{ID: id, Name: c.name, Arguments: c.args.String()})
+		r.Calls = append(r.Calls, tool.Call{ID: id, Name: c.name, Arguments: strings.ToValidUTF8(c.args.String(), "\uFFFD")})
 	}
 	switch a.finish {
 	case "":

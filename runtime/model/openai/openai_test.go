@@ -251,3 +251,19 @@ func TestCancelledContextEndsTheReply(t *testing.T) {
 		t.Errorf("error %v, want context.Canceled", err)
 	}
 }
+
+// TestBytesThatAreNotUTF8AreMended checks that raw bytes a server put inside
+// a JSON string reach the model's history as U+FFFD, as the journal would
+// write them, so that a resumed session sends what a live one did.
+func TestBytesThatAreNotUTF8AreMended(t *testing.T) {
+	srv := newServer(t, sse(roleChunk(), chunk("{\"content\":\"caf\xe9 \xff\"}", ""),
+		chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_a\",\"type\":\"function\",\"function\":{\"name\":\"lookup\",\"arguments\":\"{\\\"key\\\":\\\"\xfe\\\"}\"}}]}", ""),
+		finish("tool_calls")))
+	r, err := newModel(t, srv.BaseURL()).Reply(wiretest.Context(t), model.Request{Messages: []model.Message{{Role: model.RoleUser, Text: "go"}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Text != "caf\uFFFD \uFFFD" || len(r.Calls) != 1 || r.Calls[0].Arguments != `{"key":"`+"\uFFFD"+`"}` {
+		t.Fatalf("reply %q, calls %+v", r.Text, r.Calls)
+	}
+}
