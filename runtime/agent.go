@@ -296,7 +296,7 @@ func (a *Agent) Run(ctx context.Context, s *Session, input string) GoalOutcome {
 	a.emit(RunStarted{Session: s.ID, Goal: s.Goal, Input: input, Model: a.Model.Name(), Mode: mode, At: Time{a.clock().Now()}})
 	r := &run{agent: a, session: s, budgets: a.budgets(), started: a.clock().Now()}
 	out := r.loop(ctx)
-	a.emit(RunFinished{Outcome: out})
+	a.emit(RunFinished{Outcome: out, At: Time{a.clock().Now()}})
 	return out
 }
 
@@ -340,6 +340,7 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 			}
 			a.emit(TextDelta{Turn: turn, Text: d.Text})
 		})
+		replied := a.clock().Now()
 		r.turns++
 		if err != nil {
 			if ctx.Err() != nil {
@@ -368,7 +369,8 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 		}
 		s.Usage = s.Usage.Add(reply.Usage)
 		s.meter.report(reply.Usage, len(s.Messages)+1)
-		a.emit(UsageReported{Turn: turn, Usage: reply.Usage, Total: s.Usage, Context: a.ContextPolicy().use(reply.Usage.InputTokens + reply.Usage.OutputTokens)})
+		a.emit(UsageReported{Turn: turn, Usage: reply.Usage, Total: s.Usage,
+			Context: a.ContextPolicy().use(reply.Usage.InputTokens + reply.Usage.OutputTokens), At: Time{replied}})
 
 		outcome, invalid, ended := r.handleReply(ctx, turn, reply)
 		a.emit(TurnEnded{Turn: turn})

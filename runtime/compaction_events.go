@@ -58,6 +58,7 @@ type CompactionFailed struct {
 	Turn   int    `json:"turn"`
 	Reason string `json:"reason"`
 	Error  string `json:"error"`
+	At     Time   `json:"at"`
 }
 
 // EventType returns "compaction_started".

@@ -272,7 +272,7 @@ func (r *run) compact(ctx context.Context, turn int, reason CompactReason, focus
 		err = errors.New("the model's summary was empty")
 	}
 	if err != nil {
-		a.emit(CompactionFailed{Turn: turn, Reason: string(reason), Error: err.Error()})
+		a.emit(CompactionFailed{Turn: turn, Reason: string(reason), Error: err.Error(), At: Time{a.clock().Now()}})
 		return err
 	}
 	s.Usage = s.Usage.Add(reply.Usage)

@@ -133,6 +133,9 @@ type CallDecision struct {
 	// Edited says the person changed the call's proposed file content
 	// before approving it.
 	Edited bool `json:"edited,omitempty"`
+	// At is when the decision was made; from an ask to the answer is how
+	// long the call waited for someone.
+	At Time `json:"at"`
 }
 
 // The decisions of a CallDecision.
@@ -165,6 +168,7 @@ type CallRetried struct {
 	MaxAttempts int    `json:"max_attempts"`
 	Failure     string `json:"failure"`
 	BackoffMS   int64  `json:"backoff_ms"`
+	At          Time   `json:"at"`
 }
 
 // CallFinished says how a call ended and what the model reads about it.
@@ -217,6 +221,8 @@ type UsageReported struct {
 	// Context is how much of the context window the conversation takes
 	// after this reply; nil when the window is not known.
 	Context *ContextUse `json:"context,omitempty"`
+	// At is when the reply arrived: the end of the model request.
+	At Time `json:"at"`
 }
 
 // Notice is something the person should know that is not part of a call,
@@ -230,6 +236,7 @@ type Notice struct {
 // run.
 type RunFinished struct {
 	Outcome GoalOutcome `json:"outcome"`
+	At      Time        `json:"at"`
 }
 
 // EventType implementations.

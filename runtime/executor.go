@@ -214,7 +214,7 @@ func (r *replyRun) info(c *callRun) CallInfo {
 
 func (r *replyRun) emitDecision(c *callRun, decision string, f Flow) {
 	r.emit(CallDecision{Turn: r.turn, Index: c.index, Decision: decision, By: f.By, Reason: f.Reason,
-		Digest: f.shown, Edited: f.content != nil})
+		Digest: f.shown, Edited: f.content != nil, At: Time{r.agent.clock().Now()}})
 }
 
 // approve records what a decision to run binds the call to: the preview the
@@ -368,7 +368,7 @@ func (r *replyRun) perform(ctx context.Context, index int, p *Prepared, key stri
 		}
 		backoff := p.Decl.Retry.Backoff(attempt + 1)
 		r.emitFromCall(CallRetried{Turn: r.turn, Index: index, Attempt: attempt + 1, MaxAttempts: p.Decl.Retry.Attempts,
-			Failure: f.String(), BackoffMS: backoff.Milliseconds()})
+			Failure: f.String(), BackoffMS: backoff.Milliseconds(), At: Time{clock.Now()}})
 		select {
 		case <-clock.After(backoff):
 		case <-ctx.Done():

@@ -212,7 +212,8 @@ func (r *replyRun) stale(c *callRun, digest, why string) {
 		return
 	}
 	reason := "what it would do changed since it was approved (" + why + "), so it asks again"
-	r.emit(CallDecision{Turn: r.turn, Index: c.index, Decision: DecisionAsk, By: c.flow.By, Reason: reason})
+	r.emit(CallDecision{Turn: r.turn, Index: c.index, Decision: DecisionAsk, By: c.flow.By, Reason: reason,
+		At: Time{r.agent.clock().Now()}})
 	c.asking = true
 	r.asking++
 	r.launchAsk(c, c.flow.By, reason)

@@ -60,7 +60,7 @@ func (a *Agent) Resume(ctx context.Context, s *Session, intr *Interrupted) GoalO
 	if !ended {
 		out = r.loop(ctx)
 	}
-	a.emit(RunFinished{Outcome: out})
+	a.emit(RunFinished{Outcome: out, At: Time{a.clock().Now()}})
 	return out
 }
 

@@ -43,7 +43,13 @@ const (
 // drawn before the program starts, and each later frame right after the
 // update that changed it, as only the rows that changed: an idle console
 // does no work and writes nothing.
-func Run(m Model, in, out *os.File) (Model, error) {
+//
+// rec, when not nil, is given every byte Run writes to the terminal while
+// the console is on screen, and each new size: a recording made from it
+// shows what the person saw, and nothing else. Leaving the screen at the
+// end is not recorded, so that a recording ends on the console's last
+// frame.
+func Run(m Model, in, out *os.File, rec Recorder) (Model, error) {
 	// Listen for resizes before the size is read, so that none is lost
 	// between reading it and the program starting.
 	resized := make(chan os.Signal, 1)
@@ -59,16 +65,20 @@ func Run(m Model, in, out *os.File) (Model, error) {
 	}
 	defer term.Restore(in.Fd(), saved) //nolint:errcheck // nothing better to do
 
-	scr := &screen{out: out}
-	if _, err := out.WriteString(enterScreen); err != nil {
+	var tty io.Writer = out
+	if rec != nil {
+		tty = recorded{out: out, rec: rec}
+	}
+	scr := &screen{out: tty}
+	if _, err := io.WriteString(tty, enterScreen); err != nil {
 		return m, err
 	}
 	defer out.WriteString(leaveScreen) //nolint:errcheck
 
 	nm, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	scr.resize(w, h)
-	f := frame{m: nm.(Model), screen: scr}
-	f.m.term = &handover{in: in, out: out, cooked: saved, screen: scr}
+	f := frame{m: nm.(Model), screen: scr, rec: rec}
+	f.m.term = &handover{in: in, out: tty, cooked: saved, screen: scr}
 	scr.draw(f.m.View())
 
 	p := tea.NewProgram(f, tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer())
@@ -106,6 +116,29 @@ func Run(m Model, in, out *os.File) (Model, error) {
 type frame struct {
 	m      Model
 	screen *screen
+	rec    Recorder // nil when the session is not recorded
+}
+
+// Recorder keeps a recording of the terminal: it is written what the
+// console writes, and told each new size.
+type Recorder interface {
+	io.Writer
+	Resize(cols, rows int)
+}
+
+// recorded writes to the terminal and to a recorder. The recorder's errors
+// are its own (it says at the end why it stopped): the console goes on.
+type recorded struct {
+	out io.Writer
+	rec Recorder
+}
+
+func (r recorded) Write(p []byte) (int, error) {
+	n, err := r.out.Write(p)
+	if n > 0 {
+		r.rec.Write(p[:n]) //nolint:errcheck // see above
+	}
+	return n, err
 }
 
 // Init starts the console.
@@ -115,6 +148,9 @@ func (f frame) Init() tea.Cmd { return f.m.Init() }
 // repaint.
 func (f frame) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		if f.rec != nil && (ws.Width != f.screen.width || ws.Height != f.screen.height) {
+			f.rec.Resize(ws.Width, ws.Height)
+		}
 		f.screen.resize(ws.Width, ws.Height)
 	}
 	nm, cmd := f.m.Update(msg)
@@ -197,9 +233,10 @@ func (s *screen) row(i int, text string) {
 // the editor gets the terminal as it was before the console started, and
 // the console's next frame redraws every row.
 type handover struct {
-	in, out *os.File
-	cooked  *term.State // the terminal's state before Run made it raw
-	screen  *screen
+	in     *os.File
+	out    io.Writer   // the terminal, through the recorder when there is one
+	cooked *term.State // the terminal's state before Run made it raw
+	screen *screen
 }
 
 // command wraps c so that it runs with the terminal handed over.

@@ -54,12 +54,17 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 2, err
 	}
 	defer o.closeShell()
+	traceEnv, err := envTraceSettings()
+	if err != nil {
+		return 2, err
+	}
 	in, inOK := stdin.(*os.File)
 	out, outOK := stdout.(*os.File)
 	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
 		return 2, usagef(`the console needs a terminal; for a run without one use: agenttui run "goal"`)
 	}
-	c := &console{o: o, resuming: o.resume != "" || o.cont, bridge: tui.NewBridge(nil), attached: make(chan struct{})}
+	c := &console{o: o, resuming: o.resume != "" || o.cont, bridge: tui.NewBridge(nil), attached: make(chan struct{}),
+		traceEnv: traceEnv}
 	defer c.bridge.Close()
 
 	// A fresh session's model is chosen now, so that a bad --model is a
@@ -130,7 +135,18 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	if c.demo && o.goal == "" {
 		opts.Prefill = assets.DemoGoal
 	}
-	final, runErr := tui.Run(tui.New(opts), in, out)
+	rec, err := startRecording(o.record, out, opts.Description)
+	if err != nil {
+		return 2, err
+	}
+	var recorder tui.Recorder
+	if rec != nil {
+		recorder = rec
+	}
+	final, runErr := tui.Run(tui.New(opts), in, out, recorder)
+	if rec != nil {
+		stopRecording(rec, o.record, stderr)
+	}
 	// The alternate screen is gone: the outcome goes to the normal screen,
 	// where it stays in the scrollback.
 	if runErr == nil {
@@ -186,6 +202,11 @@ type console struct {
 	// attached is closed once the MCP catalogue is attached to the agent,
 	// which changes its Sink: no run may start before.
 	attached chan struct{}
+	// traceEnv is what the environment asks of traces; traces is their
+	// exporter, set up by open (after the first frame) and flushed by
+	// close; nil when traces are off.
+	traceEnv traceSettings
+	traces   *traces
 
 	mu      sync.Mutex // guards closing and opening
 	closing bool
@@ -243,6 +264,18 @@ func (c *console) prepare() (tui.Opened, error) {
 		c.jw.Store(jw)
 		c.journalTried = true
 	}
+	// The exporter is set up here, off the first frame's path; it sends
+	// nothing until there are spans.
+	tr, err := startTraces(c.traceEnv)
+	if err != nil {
+		return tui.Opened{}, err
+	}
+	c.traces = tr
+	traceID := tr.sessionTrace(rp)
+	tracer := tr.tracer(traceID)
+	if tracer != nil && rp == nil {
+		o.traceID = traceID.String()
+	}
 	// The journal comes first: an intent is on disk before anything else
 	// hears of it, and before the effect is performed.
 	c.agent.Sink = func(e runtime.Event) {
@@ -250,6 +283,9 @@ func (c *console) prepare() (tui.Opened, error) {
 			jw.Event(e)
 		}
 		c.bridge.Sink(e)
+		if tracer != nil {
+			tracer.Event(e)
+		}
 	}
 	c.agent.Durable = journalErr(&c.jw)
 	// The MCP catalogue's own copy of the workspace tools is wrapped the
@@ -417,5 +453,6 @@ func (c *console) close(stderr io.Writer) error {
 			fmt.Fprintf(stderr, "agenttui: %v\n", err)
 		}
 	}
+	c.traces.close(stderr)
 	return c.openErr
 }

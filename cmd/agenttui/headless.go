@@ -34,6 +34,10 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		return 2, err
 	}
 	defer o.closeShell()
+	traceEnv, err := envTraceSettings()
+	if err != nil {
+		return 2, err
+	}
 	var rp *journal.Replay
 	if o.resume != "" || o.cont {
 		if rp, err = loadSession(o); err != nil {
@@ -56,10 +60,24 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		defer cleanup()
 		o.workspace = ws
 	}
+	// Traces are flushed last, once the outcome is written.
+	tr, err := startTraces(traceEnv)
+	if err != nil {
+		return 2, err
+	}
+	defer tr.close(stderr)
+	traceID := tr.sessionTrace(rp)
+	tracer := tr.tracer(traceID)
+	if tracer != nil && rp == nil {
+		o.traceID = traceID.String()
+	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	var show runtime.Sink
 	prog := &progress{w: stderr, workspace: o.workspace}
+	if tracer != nil {
+		prog.trace = traceID.String()
+	}
 	if o.jsonOut {
 		show = jsonSink(out)
 	} else {
@@ -95,6 +113,9 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 			jw.Event(e)
 		}
 		show(e)
+		if tracer != nil {
+			tracer.Event(e)
+		}
 	}
 	agent.Durable = journalErr(&jwp)
 	defer func() {
@@ -235,7 +256,11 @@ type progress struct {
 	// shell says whether shell commands run in a sandbox; it is printed
 	// with the session line.
 	shell string
-	names map[int]string
+	// trace is the session's trace id, said at the first run; empty when
+	// traces are off.
+	trace     string
+	traceSaid bool
+	names     map[int]string
 }
 
 func (p *progress) event(e runtime.Event) {
@@ -250,12 +275,14 @@ func (p *progress) event(e runtime.Event) {
 			fmt.Fprintf(p.w, "agenttui: resuming session %s · model %s · mode %s · workspace %s\n",
 				ev.Session, sanitize.Line(ev.Model), ev.Mode, sanitize.Line(p.workspace))
 			p.shellLine()
+			p.sayTrace()
 			return
 		case ev.Input == ev.Goal:
 			fmt.Fprintf(p.w, "agenttui: session %s · model %s · mode %s · workspace %s\n",
 				ev.Session, sanitize.Line(ev.Model), ev.Mode, sanitize.Line(p.workspace))
 			p.shellLine()
 		}
+		p.sayTrace()
 		fmt.Fprintf(p.w, "› %s\n", sanitize.Line(ev.Input))
 	case runtime.ReplyReceived:
 		p.names = map[int]string{}
@@ -333,6 +360,14 @@ func (p *progress) shellLine() {
 	if p.shell != "" {
 		fmt.Fprintf(p.w, "agenttui: %s\n", p.shell)
 		p.shell = ""
+	}
+}
+
+// sayTrace names the session's trace, once, when it is traced.
+func (p *progress) sayTrace() {
+	if p.trace != "" && !p.traceSaid {
+		fmt.Fprintf(p.w, "agenttui: trace %s\n", p.trace)
+		p.traceSaid = true
 	}
 }
 

@@ -42,6 +42,9 @@ type options struct {
 	sandbox sandbox.Config
 	shell   *sandbox.Sandbox
 
+	// Console only.
+	record string
+
 	// Headless only.
 	jsonOut bool
 	answers []string
@@ -55,6 +58,9 @@ type options struct {
 	config *config
 	// prompt is the system prompt built for the workspace.
 	prompt prompt
+	// traceID is the new session's trace, in hex, for its journal; empty
+	// when traces are off.
+	traceID string
 }
 
 // stringList is a repeatable string flag.
@@ -83,6 +89,9 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	fs.StringVar(&o.mcpConfig, "mcp-config", "", "read MCP servers from FILE (default: .mcp.json in the workspace)")
 	fs.StringVar(&o.resume, "resume", "", "resume the session ID (see agenttui sessions)")
 	fs.BoolVar(&o.cont, "continue", false, "resume the most recent session of this workspace")
+	if !headless {
+		fs.StringVar(&o.record, "record", "", "record the console to FILE as an asciicast v2 file (asciinema's format)")
+	}
 	if headless {
 		fs.BoolVar(&o.jsonOut, "json", false, "stream one JSON event per line on stdout")
 		fs.Var((*stringList)(&o.answers), "answer", "answer to the agent's next clarification question (repeatable, used in order)")

@@ -28,7 +28,7 @@ func startJournal(o *options, id, goal string, agent *runtime.Agent, policy *app
 	}
 	return journal.Create(dir, journal.Header{
 		Session: id, Goal: goal, Model: agent.Model.Name(), Mode: string(policy.Mode()),
-		Workspace: o.workspace, Catalog: agent.CurrentCatalog().Digest(), Started: time.Now().UTC(),
+		Workspace: o.workspace, Catalog: agent.CurrentCatalog().Digest(), Started: time.Now().UTC(), TraceID: o.traceID,
 	}, redact.FromEnv())
 }
 
@@ -131,12 +131,30 @@ func runSessions(args []string, stdout io.Writer) (int, error) {
 	if len(all) == 0 {
 		fmt.Fprintf(stdout, "No sessions for %s yet.\n", sanitize.Line(o.workspace))
 	} else {
+		// The trace column is shown once any session was traced, so a
+		// session can be found in a tracing backend.
+		traced := false
+		for _, rp := range all {
+			traced = traced || rp.Header.TraceID != ""
+		}
 		tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tSTARTED\tLAST ACTIVITY\tOUTCOME\tGOAL")
+		head := "ID\tSTARTED\tLAST ACTIVITY\tOUTCOME\t"
+		if traced {
+			head += "TRACE\t"
+		}
+		fmt.Fprintln(tw, head+"GOAL")
 		for _, rp := range all {
 			s := rp.Describe()
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.Started.Local().Format("2006-01-02 15:04"),
-				s.LastActivity.Local().Format("2006-01-02 15:04"), s.Outcome, short(sanitize.Line(journal.FirstLine(s.Goal)), 60))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t", s.ID, s.Started.Local().Format("2006-01-02 15:04"),
+				s.LastActivity.Local().Format("2006-01-02 15:04"), s.Outcome)
+			if traced {
+				trace := sanitize.Line(s.TraceID)
+				if trace == "" {
+					trace = "-"
+				}
+				fmt.Fprintf(tw, "%s\t", trace)
+			}
+			fmt.Fprintf(tw, "%s\n", short(sanitize.Line(journal.FirstLine(s.Goal)), 60))
 		}
 		tw.Flush()
 		fmt.Fprintln(stdout, "\nResume one with: agenttui --resume ID   (or agenttui run --resume ID)")

@@ -40,9 +40,9 @@ type Redactor struct {
 }
 
 // FromEnv returns a redactor that also knows the values of EnvKeys found in
-// the environment.
-func FromEnv() *Redactor {
-	var vals []string
+// the environment, and the extra secret values given.
+func FromEnv(extra ...string) *Redactor {
+	vals := slices.Clone(extra)
 	for _, k := range EnvKeys {
 		if v := strings.TrimSpace(os.Getenv(k)); len(v) >= 8 {
 			vals = append(vals, v)

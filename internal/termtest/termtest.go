@@ -420,13 +420,16 @@ func (t *Term) Screen() string {
 	return t.screenLocked()
 }
 
-func (t *Term) screenLocked() string {
-	w, h := t.emu.Width(), t.emu.Height()
+func (t *Term) screenLocked() string { return screenText(t.emu) }
+
+// screenText returns emu's screen as Screen describes it.
+func screenText(emu *vt.Emulator) string {
+	w, h := emu.Width(), emu.Height()
 	var b, line strings.Builder
 	for y := range h {
 		line.Reset()
 		for x := range w {
-			c := t.emu.CellAt(x, y)
+			c := emu.CellAt(x, y)
 			switch {
 			case c == nil:
 				line.WriteByte(' ')

@@ -411,3 +411,19 @@ func TestSyncTracksFramesAcrossReads(t *testing.T) {
 		}
 	}
 }
+
+// TestEmulatorShowsOutput feeds output with a split character and a resize
+// to an emulator with no program behind it.
+func TestEmulatorShowsOutput(t *testing.T) {
+	e := NewEmulator(20, 3)
+	defer e.Close()
+	e.Write([]byte("\x1b[2J\x1b[Hhello \xe2\x9c"))
+	e.Write([]byte("\x93\r\n\x1b[6n\x1b[31mworld\x1b[m")) // a query, answered into the void
+	if got := e.Screen(); got != "hello ✓\nworld\n" {
+		t.Fatalf("screen %q", got)
+	}
+	e.Resize(10, 2)
+	if got := e.Screen(); strings.Count(got, "\n") != 1 {
+		t.Fatalf("after the resize the screen has %d rows: %q", strings.Count(got, "\n")+1, got)
+	}
+}

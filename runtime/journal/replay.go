@@ -279,12 +279,14 @@ type Summary struct {
 	Goal         string
 	Outcome      string // succeeded, failed, refused, or "interrupted"
 	LastActivity time.Time
+	// TraceID is the session's trace, or empty (see Header.TraceID).
+	TraceID string
 }
 
 // Describe summarises a loaded session.
 func (rp *Replay) Describe() Summary {
 	s := Summary{ID: rp.Header.Session, Started: rp.Header.Started, Goal: rp.Header.Goal, LastActivity: rp.LastActivity,
-		Outcome: "interrupted"}
+		Outcome: "interrupted", TraceID: rp.Header.TraceID}
 	if rp.AtRest && rp.LastOutcome != nil {
 		s.Outcome = string(rp.LastOutcome.Status)
 	}

@@ -39,6 +39,10 @@ type Header struct {
 	Workspace string    `json:"workspace"`
 	Catalog   string    `json:"catalog_digest"`
 	Started   time.Time `json:"started"`
+	// TraceID is the session's OpenTelemetry trace, in hex, when it was
+	// traced: every run of the session, resumed ones included, is a span
+	// of it. Empty for a session begun with traces off.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // Dir returns the folder sessions are kept in: $XDG_STATE_HOME/agenttui/sessions,
