@@ -114,7 +114,7 @@ func (c *console) newSession() (tui.Opened, error) {
 	c.journalTried, c.toolsCheck = false, nil
 	c.policy.ClearGrants()
 	o := tui.Opened{Model: c.model.Name()}
-	if !c.demo {
+	if !c.unjournaled {
 		o.ID = c.session.ID
 	}
 	return o, nil

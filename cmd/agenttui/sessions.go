@@ -15,11 +15,12 @@ import (
 	"github.com/agenttui/agenttui/runtime/journal"
 )
 
-// startJournal creates the journal of a new session. The demo is not
-// journaled: its workspace is a temporary copy removed on exit, so there
-// would be nothing to resume it in.
-func startJournal(o *options, id, goal string, agent *runtime.Agent, policy *approval.Policy, demo bool) (*journal.Writer, error) {
-	if demo {
+// startJournal creates the journal of a new session. A session in a
+// temporary workspace (the demo, a scenario unpacked from its archive) is
+// not journaled (unjournaled is true): the folder is removed on exit, so
+// there would be nothing to resume it in.
+func startJournal(o *options, id, goal string, agent *runtime.Agent, policy *approval.Policy, unjournaled bool) (*journal.Writer, error) {
+	if unjournaled {
 		return nil, nil
 	}
 	dir, err := journal.Dir()
