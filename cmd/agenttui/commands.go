@@ -183,6 +183,9 @@ func adopt(o *options, rp *journal.Replay) (model.Model, *journal.Writer, error)
 	if err != nil {
 		return nil, nil, err
 	}
+	if s, ok := m.(*model.Scripted); ok {
+		m = s.WithSpeed(o.speed)
+	}
 	if demo {
 		return nil, nil, usagef("session %s was recorded with no model named: pass --model or --scenario to resume it",
 			rp.Header.Session)

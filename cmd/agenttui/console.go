@@ -57,11 +57,6 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return 2, err
 	}
-	in, inOK := stdin.(*os.File)
-	out, outOK := stdout.(*os.File)
-	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
-		return 2, usagef(`the console needs a terminal; for a run without one use: agenttui run "goal"`)
-	}
 	c := &console{o: o, resuming: o.resume != "" || o.cont, bridge: tui.NewBridge(nil), attached: make(chan struct{}),
 		traceEnv: traceEnv}
 	defer c.bridge.Close()
@@ -75,9 +70,18 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		if m, c.demo, err = chooseModel(o); err != nil {
 			return 2, err
 		}
+		if err := checkPlay(o, m); err != nil {
+			return 2, err
+		}
 		if s, ok := m.(*model.Scripted); ok {
 			description = s.Scenario().Description
+			m = s.WithSpeed(o.speed)
 		}
+	}
+	in, inOK := stdin.(*os.File)
+	out, outOK := stdout.(*os.File)
+	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
+		return 2, usagef(`the console needs a terminal; for a run without one use: agenttui run "goal"`)
 	}
 	// A scenario that carries its workspace (the demo's is the sample
 	// project) plays in it.
@@ -94,7 +98,8 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	}
 	if c.demo {
 		c.unjournaled = true
-		c.wrap = func(t tool.Tool) tool.Tool { return pace(t, demoPace) }
+		p := time.Duration(float64(demoPace) / o.speed)
+		c.wrap = func(t tool.Tool) tool.Tool { return pace(t, p) }
 	}
 	c.policy = approval.NewPolicy(o.mode, c.bridge)
 	// The agent asks whichever model /model last chose.
@@ -139,7 +144,10 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 			opts.Session = c.session.ID
 		}
 	}
-	if sc := scenarioOf(m); sc != nil && o.goal == "" {
+	switch sc := scenarioOf(m); {
+	case sc != nil && o.autopilot:
+		opts.Autopilot = &tui.Autopilot{Scenario: sc, Speed: o.speed}
+	case sc != nil && o.goal == "":
 		// The person the scenario recorded typed this first: the input
 		// starts with it, and Enter sends it.
 		opts.Prefill = sc.Steps[0].Input

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,5 +97,39 @@ func TestScenarioWorkspaceErrors(t *testing.T) {
 	r = runBinary(t, t.TempDir(), "", "run", "--scenario", missing, "go")
 	if r.code != 2 || !strings.Contains(r.stderr, "ws.txtar cannot be read: no such file or directory") {
 		t.Errorf("a missing archive: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// TestAutopilotAndSpeedUsageErrors checks --autopilot and --speed are
+// refused, with what to do instead, wherever they cannot work; nothing
+// starts, and the exit code is 2.
+func TestAutopilotAndSpeedUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	silent := filepath.Join(dir, "silent.json")
+	writeFile(t, silent, `{"name": "silent", "steps": [{"text": "Done."}]}`)
+	noGoal := filepath.Join(dir, "nogoal.json")
+	writeFile(t, noGoal, `{"name": "nogoal", "steps": [{"calls": [{"name": "write_file", "args": {"path": "a"}, "decision": "approve"}]}, {"text": "ok"}]}`)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--speed", "fast"}, `--speed must be a number from 0.1 to 1000, such as 2 (twice as fast) or 0.5 (half as fast), not "fast"`},
+		{[]string{"--speed", "0"}, `--speed must be a number from 0.1 to 1000`},
+		{[]string{"--speed", "NaN"}, `--speed must be a number from 0.1 to 1000`},
+		{[]string{"--autopilot", "--continue"}, "--autopilot plays a scenario from its first step, so it cannot be used with --resume or --continue"},
+		{[]string{"--autopilot", "--scenario", silent}, "records no person: none of its steps has an input, and none of its calls a decision"},
+		{[]string{"--autopilot", "--scenario", noGoal}, `has no input, so give the goal: agenttui --scenario ` + noGoal + ` --autopilot "goal"`},
+		{[]string{"--autopilot", "--model", "openai:gpt-4o"}, "--autopilot plays the person a scenario records: give --scenario FILE, or no model for the built-in demo (not openai:gpt-4o)"},
+		{[]string{"--speed", "2", "--model", "openai:gpt-4o"}, "--speed plays a scripted model (the built-in demo, or --scenario FILE) faster or slower; openai:gpt-4o is not one"},
+		{[]string{"run", "--autopilot", "goal"}, "unknown flag --autopilot"},
+	}
+	for _, c := range cases {
+		cmd := exec.Command(binary, c.args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "OPENAI_API_KEY=sk-test")
+		r := execute(t, cmd)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+			t.Errorf("agenttui %s: exit %d, stderr %q; want 2 and one line with %q", strings.Join(c.args, " "), r.code, r.stderr, c.want)
+		}
 	}
 }

@@ -216,6 +216,22 @@ func localPath(p string) bool {
 	return filepath.IsLocal(filepath.FromSlash(p)) && path.Clean(p) == p && !strings.Contains(p, `\`)
 }
 
+// CarriesPerson reports whether the scenario records its person: a step's
+// input or a call's decision, which the console's autopilot plays.
+func (sc *Scenario) CarriesPerson() bool {
+	for _, st := range sc.Steps {
+		if st.Input != "" {
+			return true
+		}
+		for _, c := range st.Calls {
+			if c.Decision != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Encode writes the scenario as a scenario file: indented JSON that
 // ParseScenario reads back as the same scenario. Arguments keep their
 // exact text: characters such as < and & are not escaped, and raw_args are
