@@ -258,9 +258,9 @@ func printUsage(command string, fs *flag.FlagSet, w io.Writer) {
 		fmt.Fprintf(w, "Usage: %s [flags] \"goal\"\n\nRuns the agent without the console and prints its outcome.\n"+
 			"Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 3 refused (the agent asks a question).\n\nFlags:\n", command)
 	} else {
-		fmt.Fprintf(w, "Usage: %s [flags] [\"goal\"]\n       %s run [flags] \"goal\"\n       %s sessions\n\n"+
+		fmt.Fprintf(w, "Usage: %s [flags] [\"goal\"]\n       %s run [flags] \"goal\"\n       %s sessions\n       %s sessions export ID [--out FILE] [--workspace-from DIR]\n\n"+
 			"Opens the console. With no model configured it plays the built-in demo.\n"+
-			"The console exits 0 whatever the outcome; the outcome is printed when it closes.\n\nFlags:\n", command, command, command)
+			"The console exits 0 whatever the outcome; the outcome is printed when it closes.\n\nFlags:\n", command, command, command, command)
 	}
 	fs.SetOutput(w)
 	fs.PrintDefaults()

@@ -115,8 +115,12 @@ func resumeNotices(rp *journal.Replay, agent *runtime.Agent) []runtime.Notice {
 	return out
 }
 
-// runSessions prints the sessions of the workspace: "agenttui sessions".
-func runSessions(args []string, stdout io.Writer) (int, error) {
+// runSessions prints the sessions of the workspace: "agenttui sessions";
+// "agenttui sessions export ID" makes one a scenario.
+func runSessions(args []string, stdout, stderr io.Writer) (int, error) {
+	if len(args) > 0 && args[0] == "export" {
+		return runExport(args[1:], stdout, stderr)
+	}
 	o, err := parseOptions("agenttui sessions", args, false, stdout)
 	if err != nil {
 		return 2, err
@@ -159,6 +163,7 @@ func runSessions(args []string, stdout io.Writer) (int, error) {
 		}
 		tw.Flush()
 		fmt.Fprintln(stdout, "\nResume one with: agenttui --resume ID   (or agenttui run --resume ID)")
+		fmt.Fprintln(stdout, "Make one a demo that plays itself with: agenttui sessions export ID --out demo.json")
 	}
 	if len(notes) > 0 {
 		fmt.Fprintf(stdout, "(%d journal(s) in %s could not be read)\n", len(notes), dir)
