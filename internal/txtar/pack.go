@@ -13,8 +13,9 @@ import (
 // archive carries sources and notes, not data sets or build outputs.
 const DefaultMaxFile = 1 << 20
 
-// skippedDirs are the version control folders Pack leaves out: they are
-// history, not the files a session starts from, and they are large.
+// skippedDirs are the version control folders Pack leaves out (and files
+// of those names, as in a git worktree): they are history, not the files a
+// session starts from, and they are large.
 var skippedDirs = []string{".git", ".hg", ".svn", ".jj", ".bzr"}
 
 // PackOptions bound what Pack takes.
@@ -89,6 +90,11 @@ func Pack(dir string, opts PackOptions) (*Archive, Report, error) {
 		case d.IsDir() && slices.Contains(skippedDirs, d.Name()):
 			leave(rel+"/", "version control history")
 			return fs.SkipDir
+		case slices.Contains(skippedDirs, d.Name()):
+			// A git worktree's .git is a file naming where its
+			// repository is: of no use anywhere else.
+			leave(rel, "version control: a link to a repository elsewhere")
+			return nil
 		case d.IsDir():
 			return nil
 		case d.Type()&fs.ModeSymlink != 0:

@@ -183,6 +183,7 @@ func TestPackLeavesOutWhatItCannotCarryAndSaysWhy(t *testing.T) {
 	write("run.sh", "#!/bin/sh\necho hi\n", 0o755)
 	write(".git/HEAD", "ref: refs/heads/main\n", 0o644)
 	write("sub/.git/config", "x\n", 0o644)
+	write("wt/.git", "gitdir: /elsewhere/.git/worktrees/wt\n", 0o644)
 	write("logo.png", "\x89PNG\r\n\x1a\n\x00", 0o644)
 	write("big.log", strings.Repeat("x", 2000)+"\n", 0o644)
 	write("nested.txtar", "-- inner --\n", 0o644)
@@ -204,6 +205,7 @@ func TestPackLeavesOutWhatItCannotCarryAndSaysWhy(t *testing.T) {
 	want := map[string]string{
 		".git/":        "version control history",
 		"sub/.git/":    "version control history",
+		"wt/.git":      "version control: a link to a repository elsewhere",
 		"logo.png":     "binary",
 		"big.log":      "2.0 KiB, over the 1000 B a file may have",
 		"nested.txtar": "line 1 reads as a file marker",

@@ -30,10 +30,12 @@ type Scenario struct {
 
 // Step is one scripted reply, and what the person did around it.
 type Step struct {
-	// Input is what the person typed before this reply: the goal, the
-	// answer to a question, a follow-up. The console's autopilot types
-	// it; without the autopilot, the first step's input is the goal the
-	// input line starts with, and the others are not used.
+	// Input is what the person sent before this reply: the goal, the
+	// answer to a question, a follow-up, as the model reads it. The
+	// console's autopilot types it (doubling a leading /, which would
+	// make it a slash command); without the autopilot, the first step's
+	// input is the goal the input line starts with, and the others are
+	// not used.
 	Input string `json:"input,omitempty"`
 	// DelayMS is how long the model seems to think before replying, in
 	// milliseconds; its text is streamed over the same time.

@@ -202,3 +202,20 @@ func TestSpeedDividesTheDelays(t *testing.T) {
 		t.Fatalf("at speed 4 an 800 ms step slept %v, want 200ms", slept)
 	}
 }
+
+func TestCarriesPerson(t *testing.T) {
+	for in, want := range map[string]bool{
+		`{"steps": [{"text": "a"}]}`:                                                       false,
+		`{"steps": [{"text": "a"}, {"input": "go", "text": "b"}]}`:                         true,
+		`{"steps": [{"calls": [{"name": "w"}, {"name": "w", "decision": "skip"}]}]}`:       true,
+		`{"workspace": "w.txtar", "steps": [{"calls": [{"name": "w"}], "delay_ms": 100}]}`: false,
+	} {
+		sc, err := ParseScenario([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.CarriesPerson() != want {
+			t.Errorf("%s: carries its person %v, want %v", in, !want, want)
+		}
+	}
+}
