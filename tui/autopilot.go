@@ -234,7 +234,12 @@ func (m *Model) pilotApprove(after func(time.Duration) time.Time) (pilotStep, bo
 	d := p.decision(target)
 	p.aim(fmt.Sprintf("call %d/%d", target.turn, target.index), m.now())
 	p.say = fmt.Sprintf("%s #%d %s", decisionVerb(d), target.index+1, target.name)
-	if m.focus != focusBoard {
+	switch {
+	case m.focus == focusInput && m.input.overlay():
+		// Tab would complete a command or take a search's match: Esc
+		// closes them first.
+		return pilotStep{key: keyOf(tea.KeyEsc), at: after(pilotMove)}, true
+	case m.focus != focusBoard:
 		return pilotStep{key: keyOf(tea.KeyTab), at: after(pilotMove)}, true
 	}
 	if f := m.board.focus; f != target.index {
@@ -378,6 +383,10 @@ func (m *Model) pilotType(text string, sends int, after func(time.Duration) time
 	p := m.pilot
 	v := m.input.value()
 	switch {
+	case m.input.search != nil:
+		// A history search a person opened takes the keys: Esc puts the
+		// input back.
+		return pilotStep{key: keyOf(tea.KeyEsc), at: after(pilotMove)}, true
 	case v == text:
 		return pilotStep{key: keyOf(tea.KeyEnter), at: after(p.scaled(pilotSend)), sends: sends}, true
 	case strings.HasPrefix(text, v):

@@ -223,3 +223,17 @@ func TestHelpListsTheAutopilotKeyOnlyWithAnAutopilot(t *testing.T) {
 		t.Fatalf("ctrl+o is listed without an autopilot")
 	}
 }
+
+func TestAutopilotClosesASearchThePersonLeftOpen(t *testing.T) {
+	h, _ := newPilotHarness(t, pilotScenario, 10)
+	h.pilotUntil("two keys typed", func() bool { return h.m.input.value() == "Ti" })
+	h.key("ctrl+r")
+	if h.m.input.search == nil {
+		t.Fatal("ctrl+r did not open the history search")
+	}
+	h.key("ctrl+o")
+	h.pilotUntil("the goal sent", func() bool { return h.m.run != nil })
+	if h.sent() != "Tidy up." {
+		t.Fatalf("sent %q", h.sent())
+	}
+}
