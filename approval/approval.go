@@ -319,7 +319,30 @@ func (a Answer) flow() runtime.Flow {
 	}
 	reason := strings.TrimRight(strings.TrimSpace(a.Reason), ".")
 	if reason == "" {
-		return runtime.Skip(by, fmt.Sprintf("Skipped by %s, who gave no reason; the call was not run.", who))
+		return runtime.Skip(by, fmt.Sprintf(noReasonSkip, who))
 	}
-	return runtime.Skip(by, fmt.Sprintf("Skipped by %s: %s. The call was not run.", who, reason))
+	return runtime.Skip(by, fmt.Sprintf(reasonSkip, who, reason))
+}
+
+// What the model reads about a skip that someone answered: who, and why.
+const (
+	noReasonSkip = "Skipped by %s, who gave no reason; the call was not run."
+	reasonSkip   = "Skipped by %s: %s. The call was not run."
+)
+
+// PersonsSkipReason reads back the reason a person gave for skipping a
+// call from what the model read about it (a CallDecision's reason, by
+// "user"): "" for a skip without a reason. ok is false when the text is
+// not a person's skip, such as a skip because the turn ended before anyone
+// answered.
+func PersonsSkipReason(text string) (reason string, ok bool) {
+	if text == fmt.Sprintf(noReasonSkip, "the person") {
+		return "", true
+	}
+	prefix, suffix, _ := strings.Cut(reasonSkip, "%s: %s")
+	prefix += "the person: "
+	if strings.HasPrefix(text, prefix) && strings.HasSuffix(text, suffix) && len(text) > len(prefix)+len(suffix) {
+		return text[len(prefix) : len(text)-len(suffix)], true
+	}
+	return "", false
 }

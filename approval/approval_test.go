@@ -296,3 +296,21 @@ func TestAnswerCarriesWhatThePersonSaw(t *testing.T) {
 		t.Errorf("plain approval %+v", plain)
 	}
 }
+
+// TestPersonsSkipReasonReadsBackTheReason checks the reason a person gave
+// survives the text the model reads, so an exported session replays it.
+func TestPersonsSkipReasonReadsBackTheReason(t *testing.T) {
+	for _, reason := range []string{"", "keep the build folder", "not now: the tests. Run them later", "ünïcode"} {
+		f := Answer{Reason: reason}.flow()
+		got, ok := PersonsSkipReason(f.Reason)
+		if !ok || got != reason {
+			t.Errorf("%q: read back %q, %v from %q", reason, got, ok, f.Reason)
+		}
+	}
+	for _, text := range []string{"Skipped: the turn ended before anyone answered; the call was not run.",
+		"Skipped by grant: x. The call was not run.", "Skipped by the person: . The call was not run."} {
+		if got, ok := PersonsSkipReason(text); ok {
+			t.Errorf("%q read as a person's skip with reason %q", text, got)
+		}
+	}
+}

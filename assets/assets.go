@@ -1,101 +1,36 @@
-// Package assets holds what agenttui ships inside its binary: the demo
-// scenario and the sample workspace the demo works in.
+// Package assets holds what agenttui ships inside its binary: the built-in
+// demo, an ordinary scenario whose workspace is the sample project in
+// sample.txtar.
 package assets
 
 import (
-	_ "embed"
-	"errors"
+	"embed"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/agenttui/agenttui/runtime/model"
 )
 
-//go:embed demo.json
-var demoJSON []byte
-
-// sampleArchive is the sample workspace as a txtar-style archive: a comment,
-// then files each introduced by a line "-- path --". An archive keeps the
-// sample's Go files out of agenttui's own build and tests.
+// files holds the demo scenario and the archive of the sample workspace it
+// names. An archive keeps the sample's Go files out of agenttui's own build
+// and tests.
 //
-//go:embed sample.txtar
-var sampleArchive string
+//go:embed demo.json sample.txtar
+var files embed.FS
 
-// DemoGoal is the goal the demo starts with when the person gives none.
-const DemoGoal = "Customers say the last page of results is missing. Find and fix the bug."
-
-// DemoScenario returns the built-in demo scenario.
+// DemoScenario returns the built-in demo scenario. Its workspace field
+// names an archive that ReadFile reads.
 func DemoScenario() (*model.Scenario, error) {
-	sc, err := model.ParseScenario(demoJSON)
+	data, err := files.ReadFile("demo.json")
+	if err != nil {
+		return nil, err
+	}
+	sc, err := model.ParseScenario(data)
 	if err != nil {
 		return nil, fmt.Errorf("the built-in demo scenario is broken: %w", err)
 	}
 	return sc, nil
 }
 
-// SampleFiles returns the sample workspace's files by slash-separated path.
-func SampleFiles() (map[string]string, error) {
-	files := map[string]string{}
-	var name string
-	var body strings.Builder
-	flush := func() {
-		if name != "" {
-			files[name] = body.String()
-		}
-		body.Reset()
-	}
-	for _, line := range strings.SplitAfter(sampleArchive, "\n") {
-		trimmed := strings.TrimRight(line, "\n")
-		if strings.HasPrefix(trimmed, "-- ") && strings.HasSuffix(trimmed, " --") && len(trimmed) > 6 {
-			flush()
-			name = trimmed[3 : len(trimmed)-3]
-			if !filepath.IsLocal(name) {
-				return nil, fmt.Errorf("sample archive: bad path %q", name)
-			}
-			continue
-		}
-		if name != "" {
-			body.WriteString(line)
-		}
-	}
-	flush()
-	if len(files) == 0 {
-		return nil, errors.New("sample archive holds no files")
-	}
-	return files, nil
-}
-
-// CopySampleWorkspace writes the sample workspace into a new temporary
-// folder and returns it with a function that removes it.
-func CopySampleWorkspace() (dir string, cleanup func(), err error) {
-	files, err := SampleFiles()
-	if err != nil {
-		return "", nil, err
-	}
-	dir, err = os.MkdirTemp("", "agenttui-demo-")
-	if err != nil {
-		return "", nil, fmt.Errorf("creating the demo workspace: %w", err)
-	}
-	cleanup = func() { os.RemoveAll(dir) }
-	if err := WriteSample(dir, files); err != nil {
-		cleanup()
-		return "", nil, err
-	}
-	return dir, cleanup, nil
-}
-
-// WriteSample writes files into dir, creating folders as needed.
-func WriteSample(dir string, files map[string]string) error {
-	for name, content := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return fmt.Errorf("creating the demo workspace: %w", err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			return fmt.Errorf("creating the demo workspace: %w", err)
-		}
-	}
-	return nil
-}
+// ReadFile reads a file the demo scenario names, such as its workspace
+// archive, as a scenario file's neighbour would be read.
+func ReadFile(name string) ([]byte, error) { return files.ReadFile(name) }

@@ -269,6 +269,9 @@ func (m *Model) resetSession() {
 	}
 	m.input.setMode(modeGoal, "")
 	m.setFocus(focusInput)
+	if m.pilot != nil {
+		m.pilot.reset()
+	}
 }
 
 // startQueued starts the input sent while a slash command was busy with

@@ -24,6 +24,9 @@ func (h helpOverlay) View(keys KeyMap, width, height int) string {
 	for i, group := range keys.FullHelp() {
 		block := []string{stTitle.Render(titles[i])}
 		for _, b := range group {
+			if !b.Enabled() {
+				continue
+			}
 			block = append(block, bindingLine(b))
 		}
 		blocks = append(blocks, append(block, ""))

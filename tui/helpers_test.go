@@ -43,6 +43,15 @@ type harness struct {
 	t     *testing.T
 	m     Model
 	clock *fakeClock
+	// ticks are what the console scheduled through Options.Tick (the
+	// autopilot's steps), earliest first once wake sorts them.
+	ticks []scheduled
+}
+
+// scheduled is a message the console asked for at a time.
+type scheduled struct {
+	at time.Time
+	fn func(time.Time) tea.Msg
 }
 
 func newHarness(t *testing.T, opts Options) *harness {
@@ -67,6 +76,12 @@ func newHarness(t *testing.T, opts Options) *harness {
 		opts.Mode = approval.ModeReads
 	}
 	opts.Now = h.clock.now
+	if opts.Tick == nil {
+		opts.Tick = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+			h.ticks = append(h.ticks, scheduled{at: h.clock.now().Add(d), fn: fn})
+			return nil
+		}
+	}
 	h.m = New(opts)
 	h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	return h
@@ -78,6 +93,28 @@ func (h *harness) update(msg tea.Msg) tea.Cmd {
 	nm, cmd := h.m.Update(msg)
 	h.m = nm.(Model)
 	return cmd
+}
+
+// wake delivers the earliest scheduled message, moving the fake clock to
+// its time; it reports false when nothing is scheduled.
+func (h *harness) wake() bool {
+	h.t.Helper()
+	if len(h.ticks) == 0 {
+		return false
+	}
+	first := 0
+	for i, s := range h.ticks {
+		if s.at.Before(h.ticks[first].at) {
+			first = i
+		}
+	}
+	s := h.ticks[first]
+	h.ticks = append(h.ticks[:first], h.ticks[first+1:]...)
+	if s.at.After(h.clock.now()) {
+		h.clock.t = s.at
+	}
+	h.update(s.fn(h.clock.now()))
+	return true
 }
 
 // feed delivers items as one batch from the Bridge.
@@ -122,6 +159,12 @@ func keyMsg(name string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyEnd}
 	case "f1":
 		return tea.KeyMsg{Type: tea.KeyF1}
+	case "ctrl+o":
+		return tea.KeyMsg{Type: tea.KeyCtrlO}
+	case "ctrl+r":
+		return tea.KeyMsg{Type: tea.KeyCtrlR}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
 }

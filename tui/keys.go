@@ -16,6 +16,9 @@ type GlobalKeys struct {
 	Help key.Binding
 	// PageUp and PageDown scroll the transcript, or the expanded details.
 	PageUp, PageDown key.Binding
+	// Autopilot resumes the autopilot, which any other key pauses (and
+	// pauses it too); it is disabled when there is no autopilot.
+	Autopilot key.Binding
 }
 
 // DefaultGlobalKeys returns the global key map.
@@ -28,6 +31,8 @@ func DefaultGlobalKeys() GlobalKeys {
 		Help:     key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("? / f1", "this help (? outside the input)")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up (transcript, or expanded details)")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down; the mouse wheel scrolls too")),
+		Autopilot: key.NewBinding(key.WithKeys("ctrl+o"),
+			key.WithHelp("ctrl+o", "resume the autopilot (any other key pauses it and hands you the console)")),
 	}
 }
 
@@ -222,7 +227,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{b.Up, b.Down, b.Approve, b.Skip, b.Grant, b.ApproveBatch, b.ApproveAll, b.Details, b.Layout, b.FullDiff, b.Edit},
 		{k.Input.Submit, k.Input.Newline, k.Input.Older, k.Input.Newer, k.Input.Search, k.Input.Editor, k.Input.Complete,
 			t.Up, t.Down, t.Top, t.Bottom, t.Expand, g.PageUp, g.PageDown},
-		{g.Focus, g.Mode, g.Stop, g.Quit, g.Help},
+		{g.Focus, g.Mode, g.Stop, g.Quit, g.Help, g.Autopilot},
 		{d.Up, d.Down, d.PageUp, d.PageDown, d.Top, d.Bottom, d.Layout, d.Close},
 	}
 }

@@ -122,6 +122,15 @@ type Options struct {
 	// ExportDir is where /export writes a file given without a folder;
 	// empty means the Workspace.
 	ExportDir string
+
+	// Autopilot, when set, plays the person its scenario records: it
+	// types the inputs and answers the approvals, until a person's key
+	// takes the console over.
+	Autopilot *Autopilot
+	// Tick schedules the autopilot's next step: it returns a command that
+	// delivers fn's message after d. Nil means tea.Tick; tests pass one
+	// that moves a fake clock instead of sleeping.
+	Tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 }
 
 // focusArea is the part of the screen keys go to.
@@ -225,6 +234,11 @@ type Model struct {
 
 	note      string
 	quitArmed bool
+
+	// pilot is the autopilot, when there is one; tick schedules its
+	// steps.
+	pilot *pilot
+	tick  func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 }
 
 // New returns the console for opts.
@@ -262,6 +276,15 @@ func New(opts Options) Model {
 	}
 	m.board.Keys, m.transcript.Keys, m.input.Keys, m.grant.Keys = m.keys.Board, m.keys.Transcript, m.keys.Input, m.keys.Grant
 	m.diffScreen.Keys = m.keys.Diff
+	m.tick = opts.Tick
+	if m.tick == nil {
+		m.tick = tea.Tick
+	}
+	if a := opts.Autopilot; a != nil && a.Scenario != nil && len(a.Scenario.Steps) > 0 {
+		m.pilot = newPilot(a, opts.Goal != "")
+	} else {
+		m.keys.Global.Autopilot.SetEnabled(false)
+	}
 	if opts.Demo {
 		m.transcript.add(noteItem{text: realModelHint})
 	}
@@ -381,13 +404,23 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.transcript.scroll(3)
 		}
 	case tea.KeyMsg:
-		cmds = append(cmds, m.key(msg))
+		// Every key message comes from the person: the autopilot's keys
+		// arrive as pilotWake and go to key directly.
+		used, paused := m.personKey(msg)
+		if !used {
+			cmds = append(cmds, m.key(msg))
+		}
+		if paused && m.note == "" {
+			m.note = "autopilot paused: the console is yours · " + m.keys.Global.Autopilot.Help().Key + " resumes it"
+		}
+	case pilotWake:
+		cmds = append(cmds, m.wakePilot(msg))
 	default:
 		if isShiftEnter(msg) && m.focus == focusInput && !m.help.open && !m.grant.open && !m.diffScreen.open {
 			m.input.newline()
 		}
 	}
-	cmds = append(cmds, m.startTicking())
+	cmds = append(cmds, m.startTicking(), m.drivePilot())
 	m.layout()
 	return m, tea.Batch(cmds...)
 }

@@ -72,6 +72,9 @@ func (m *Model) apply(item any) tea.Cmd {
 		m.transcript.live = nil
 		m.transcript.add(noteItem{text: "the conversation could not be compacted: " + clean(ev.Error), warn: true})
 	case runtime.ReplyReceived:
+		if m.pilot != nil && !m.replaying {
+			m.pilot.observe(ev)
+		}
 		m.thinking = false
 		m.retry = nil
 		m.transcript.live = nil

@@ -25,6 +25,10 @@ type statusInfo struct {
 	hints                      string
 	ended                      string
 	ctx                        *runtime.ContextUse
+	// pilot is what the autopilot is doing; pilotWarn says it wants the
+	// person's attention (paused, or waiting for them).
+	pilot     string
+	pilotWarn bool
 }
 
 // View draws the bar on one line of width columns.
@@ -54,6 +58,13 @@ func (statusBar) View(width int, s statusInfo) string {
 		parts = append(parts, s.ended)
 	default:
 		parts = append(parts, stDim.Render("idle"))
+	}
+	if s.pilot != "" {
+		style := stAccent.Render
+		if s.pilotWarn {
+			style = stWarn.Render
+		}
+		parts = append(parts, style(s.pilot))
 	}
 	// What is going on comes first and the hints next; the token count is
 	// the first thing a narrow terminal loses.

@@ -216,6 +216,7 @@ func (m Model) statusView() string {
 	if m.run != nil && m.thinking {
 		info.retry = m.retryStatus()
 	}
+	info.pilot, info.pilotWarn = m.pilotStatus()
 	if m.ticking {
 		info.frame = m.spin.View()
 	}

@@ -114,7 +114,7 @@ func (c *console) newSession() (tui.Opened, error) {
 	c.journalTried, c.toolsCheck = false, nil
 	c.policy.ClearGrants()
 	o := tui.Opened{Model: c.model.Name()}
-	if !c.demo {
+	if !c.unjournaled {
 		o.ID = c.session.ID
 	}
 	return o, nil
@@ -182,6 +182,9 @@ func adopt(o *options, rp *journal.Replay) (model.Model, *journal.Writer, error)
 	m, demo, err := chooseModel(o)
 	if err != nil {
 		return nil, nil, err
+	}
+	if s, ok := m.(*model.Scripted); ok {
+		m = s.WithSpeed(o.speed)
 	}
 	if demo {
 		return nil, nil, usagef("session %s was recorded with no model named: pass --model or --scenario to resume it",

@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/agenttui/agenttui/approval"
-	"github.com/agenttui/agenttui/assets"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/journal"
 	"github.com/agenttui/agenttui/runtime/model"
@@ -58,11 +57,6 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return 2, err
 	}
-	in, inOK := stdin.(*os.File)
-	out, outOK := stdout.(*os.File)
-	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
-		return 2, usagef(`the console needs a terminal; for a run without one use: agenttui run "goal"`)
-	}
 	c := &console{o: o, resuming: o.resume != "" || o.cont, bridge: tui.NewBridge(nil), attached: make(chan struct{}),
 		traceEnv: traceEnv}
 	defer c.bridge.Close()
@@ -76,18 +70,36 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		if m, c.demo, err = chooseModel(o); err != nil {
 			return 2, err
 		}
+		if err := checkPlay(o, m); err != nil {
+			return 2, err
+		}
 		if s, ok := m.(*model.Scripted); ok {
 			description = s.Scenario().Description
+			m = s.WithSpeed(o.speed)
+		}
+	}
+	in, inOK := stdin.(*os.File)
+	out, outOK := stdout.(*os.File)
+	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
+		return 2, usagef(`the console needs a terminal; for a run without one use: agenttui run "goal"`)
+	}
+	// A scenario that carries its workspace (the demo's is the sample
+	// project) plays in it.
+	pg, err := preparePlayground(o, scenarioOf(m), c.demo)
+	if err != nil {
+		return 2, err
+	}
+	if pg != nil {
+		defer pg.cleanup()
+		c.unjournaled = pg.temp
+		if pg.temp && !c.demo {
+			c.notices = append(c.notices, runtime.Notice{Level: "info", Text: pg.note()})
 		}
 	}
 	if c.demo {
-		ws, cleanup, err := prepareDemoWorkspace()
-		if err != nil {
-			return 1, err
-		}
-		defer cleanup()
-		o.workspace = ws
-		c.wrap = func(t tool.Tool) tool.Tool { return pace(t, demoPace) }
+		c.unjournaled = true
+		p := time.Duration(float64(demoPace) / o.speed)
+		c.wrap = func(t tool.Tool) tool.Tool { return pace(t, p) }
 	}
 	c.policy = approval.NewPolicy(o.mode, c.bridge)
 	// The agent asks whichever model /model last chose.
@@ -128,12 +140,17 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		opts.ContextWindow, opts.ContextGuessed = c.agent.ContextPolicy().Window, c.agent.ContextPolicy().Guessed
 		opts.Model = m.Name()
 		c.session = runtime.NewSession(newSessionID(time.Now()))
-		if !c.demo {
+		if !c.unjournaled {
 			opts.Session = c.session.ID
 		}
 	}
-	if c.demo && o.goal == "" {
-		opts.Prefill = assets.DemoGoal
+	switch sc := scenarioOf(m); {
+	case sc != nil && o.autopilot:
+		opts.Autopilot = &tui.Autopilot{Scenario: sc, Speed: o.speed}
+	case sc != nil && o.goal == "":
+		// The person the scenario recorded typed this first: the input
+		// starts with it, and Enter sends it.
+		opts.Prefill = sc.Steps[0].Input
 	}
 	rec, err := startRecording(o.record, out, opts.Description)
 	if err != nil {
@@ -175,9 +192,13 @@ type console struct {
 	o        *options
 	resuming bool
 	demo     bool
-	wrap     func(tool.Tool) tool.Tool
-	bridge   *tui.Bridge
-	policy   *approval.Policy
+	// unjournaled says the session's workspace is temporary (the demo, a
+	// scenario unpacked from its archive), so it is not journaled and its
+	// id is not shown: there would be nothing to resume it in.
+	unjournaled bool
+	wrap        func(tool.Tool) tool.Tool
+	bridge      *tui.Bridge
+	policy      *approval.Policy
 	// servers is set by open, once the MCP configuration is read.
 	servers atomic.Pointer[mcpCatalog]
 
@@ -303,7 +324,7 @@ func (c *console) prepare() (tui.Opened, error) {
 	if rp == nil {
 		opened := tui.Opened{Model: c.model.Name(), Notices: c.notices}
 		opened.ContextWindow, opened.ContextGuessed = c.agent.ContextPolicy().Window, c.agent.ContextPolicy().Guessed
-		if !c.demo {
+		if !c.unjournaled {
 			opened.ID = c.session.ID
 		}
 		return opened, nil
@@ -403,7 +424,7 @@ func (c *console) ready(ctx context.Context) {
 // run leaves no journal behind. A journal that cannot be created is said on
 // screen; the session goes on, but cannot be resumed.
 func (c *console) startJournal(goal string) {
-	if c.journalTried || c.demo {
+	if c.journalTried || c.unjournaled {
 		return
 	}
 	c.journalTried = true

@@ -6,19 +6,8 @@ import (
 	"hash/fnv"
 	"time"
 
-	"github.com/agenttui/agenttui/assets"
-	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
-
-// demoScenario returns the built-in demo scenario.
-func demoScenario() (*model.Scenario, error) { return assets.DemoScenario() }
-
-// prepareDemoWorkspace copies the sample workspace into a fresh temporary
-// folder, so the demo never touches the person's files.
-func prepareDemoWorkspace() (dir string, cleanup func(), err error) {
-	return assets.CopySampleWorkspace()
-}
 
 // pacedTool slows a demo tool down so a person watching the console can see
 // calls wait, run side by side and finish. The pause depends only on the

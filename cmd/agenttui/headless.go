@@ -52,13 +52,18 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		// Delays in a scenario are for a person watching the console.
 		m = s.WithoutDelays()
 	}
-	if demo {
-		ws, cleanup, err := prepareDemoWorkspace()
-		if err != nil {
-			return 1, err
+	// A scenario that carries its workspace (the demo's is the sample
+	// project) plays in it; a resumed session stays in its own.
+	unjournaled := demo
+	var pg *playground
+	if rp == nil {
+		if pg, err = preparePlayground(o, scenarioOf(m), demo); err != nil {
+			return 2, err
 		}
-		defer cleanup()
-		o.workspace = ws
+		if pg != nil {
+			defer pg.cleanup()
+			unjournaled = unjournaled || pg.temp
+		}
 	}
 	// Traces are flushed last, once the outcome is written.
 	tr, err := startTraces(traceEnv)
@@ -118,6 +123,9 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		}
 	}
 	agent.Durable = journalErr(&jwp)
+	if pg != nil && pg.temp && !demo {
+		agent.Sink(runtime.Notice{Level: "info", Text: pg.note()})
+	}
 	defer func() {
 		if jw := jwp.Load(); jw != nil {
 			if err := jw.Close(); err != nil {
@@ -152,7 +160,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		}
 	} else {
 		session = runtime.NewSession(newSessionID(time.Now()))
-		if jw, err = startJournal(o, session.ID, o.goal, agent, policy, demo); err != nil {
+		if jw, err = startJournal(o, session.ID, o.goal, agent, policy, unjournaled); err != nil {
 			return 1, err
 		}
 	}

@@ -29,7 +29,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(args) > 0 && args[0] == "run":
 		code, err = runHeadless(args[1:], stdin, stdout, stderr)
 	case len(args) > 0 && args[0] == "sessions":
-		code, err = runSessions(args[1:], stdout)
+		code, err = runSessions(args[1:], stdout, stderr)
 	default:
 		code, err = runConsole(args, stdin, stdout, stderr)
 	}

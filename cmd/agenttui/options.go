@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/agenttui/agenttui/approval"
@@ -44,6 +45,10 @@ type options struct {
 
 	// Console only.
 	record string
+	// autopilot plays the person the scenario records; speed divides
+	// the scenario's delays and the autopilot's pauses.
+	autopilot bool
+	speed     float64
 
 	// Headless only.
 	jsonOut bool
@@ -89,8 +94,19 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	fs.StringVar(&o.mcpConfig, "mcp-config", "", "read MCP servers from FILE (default: .mcp.json in the workspace)")
 	fs.StringVar(&o.resume, "resume", "", "resume the session ID (see agenttui sessions)")
 	fs.BoolVar(&o.cont, "continue", false, "resume the most recent session of this workspace")
+	o.speed = 1
 	if !headless {
 		fs.StringVar(&o.record, "record", "", "record the console to FILE as an asciicast v2 file (asciinema's format)")
+		fs.BoolVar(&o.autopilot, "autopilot", false, "play the person the scenario records: type its inputs, answer its approvals (any key takes over)")
+		fs.Func("speed", "play a scripted model (and the autopilot) N times as fast, such as 2 or 0.5 (default 1)", func(v string) error {
+			n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil || !(n >= minSpeed && n <= maxSpeed) {
+				return fmt.Errorf("--speed must be a number from %g to %g, such as 2 (twice as fast) or 0.5 (half as fast), not %q",
+					minSpeed, maxSpeed, v)
+			}
+			o.speed = n
+			return nil
+		})
 	}
 	if headless {
 		fs.BoolVar(&o.jsonOut, "json", false, "stream one JSON event per line on stdout")
@@ -141,6 +157,9 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	if o.resume != "" && o.cont {
 		return nil, usagef("--resume and --continue cannot be used together")
 	}
+	if o.autopilot && (o.resume != "" || o.cont) {
+		return nil, usagef("--autopilot plays a scenario from its first step, so it cannot be used with --resume or --continue")
+	}
 	if headless && o.goal == "" && o.resume == "" && !o.cont {
 		return nil, usagef(`%s needs a goal, for example: %s "fix the failing test"`, command, command)
 	}
@@ -187,10 +206,20 @@ func (o *options) closeShell() {
 	}
 }
 
+// The bounds of --speed: slower than a tenth is no demo, and faster than a
+// thousand times leaves nothing to see.
+const (
+	minSpeed = 0.1
+	maxSpeed = 1000.0
+)
+
 // flagError words a flag package error as one line.
 func flagError(err error, command string) string {
 	msg := err.Error()
 	switch {
+	case strings.HasPrefix(msg, "invalid value ") && strings.Contains(msg, ": --"):
+		// A flag's own check already says what is wrong, and with what.
+		return msg[strings.Index(msg, ": --")+2:]
 	case strings.HasPrefix(msg, "flag provided but not defined: "):
 		name := strings.TrimPrefix(msg, "flag provided but not defined: ")
 		return fmt.Sprintf("unknown flag -%s (see %s --help)", name, command)
@@ -229,9 +258,9 @@ func printUsage(command string, fs *flag.FlagSet, w io.Writer) {
 		fmt.Fprintf(w, "Usage: %s [flags] \"goal\"\n\nRuns the agent without the console and prints its outcome.\n"+
 			"Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 3 refused (the agent asks a question).\n\nFlags:\n", command)
 	} else {
-		fmt.Fprintf(w, "Usage: %s [flags] [\"goal\"]\n       %s run [flags] \"goal\"\n       %s sessions\n\n"+
+		fmt.Fprintf(w, "Usage: %s [flags] [\"goal\"]\n       %s run [flags] \"goal\"\n       %s sessions\n       %s sessions export ID [--out FILE] [--workspace-from DIR]\n\n"+
 			"Opens the console. With no model configured it plays the built-in demo.\n"+
-			"The console exits 0 whatever the outcome; the outcome is printed when it closes.\n\nFlags:\n", command, command, command)
+			"The console exits 0 whatever the outcome; the outcome is printed when it closes.\n\nFlags:\n", command, command, command, command)
 	}
 	fs.SetOutput(w)
 	fs.PrintDefaults()

@@ -15,11 +15,12 @@ import (
 	"github.com/agenttui/agenttui/runtime/journal"
 )
 
-// startJournal creates the journal of a new session. The demo is not
-// journaled: its workspace is a temporary copy removed on exit, so there
-// would be nothing to resume it in.
-func startJournal(o *options, id, goal string, agent *runtime.Agent, policy *approval.Policy, demo bool) (*journal.Writer, error) {
-	if demo {
+// startJournal creates the journal of a new session. A session in a
+// temporary workspace (the demo, a scenario unpacked from its archive) is
+// not journaled (unjournaled is true): the folder is removed on exit, so
+// there would be nothing to resume it in.
+func startJournal(o *options, id, goal string, agent *runtime.Agent, policy *approval.Policy, unjournaled bool) (*journal.Writer, error) {
+	if unjournaled {
 		return nil, nil
 	}
 	dir, err := journal.Dir()
@@ -114,8 +115,12 @@ func resumeNotices(rp *journal.Replay, agent *runtime.Agent) []runtime.Notice {
 	return out
 }
 
-// runSessions prints the sessions of the workspace: "agenttui sessions".
-func runSessions(args []string, stdout io.Writer) (int, error) {
+// runSessions prints the sessions of the workspace: "agenttui sessions";
+// "agenttui sessions export ID" makes one a scenario.
+func runSessions(args []string, stdout, stderr io.Writer) (int, error) {
+	if len(args) > 0 && args[0] == "export" {
+		return runExport(args[1:], stdout, stderr)
+	}
 	o, err := parseOptions("agenttui sessions", args, false, stdout)
 	if err != nil {
 		return 2, err
@@ -158,6 +163,7 @@ func runSessions(args []string, stdout io.Writer) (int, error) {
 		}
 		tw.Flush()
 		fmt.Fprintln(stdout, "\nResume one with: agenttui --resume ID   (or agenttui run --resume ID)")
+		fmt.Fprintln(stdout, "Make one a demo that plays itself with: agenttui sessions export ID --out demo.json")
 	}
 	if len(notes) > 0 {
 		fmt.Fprintf(stdout, "(%d journal(s) in %s could not be read)\n", len(notes), dir)

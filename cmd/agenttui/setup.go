@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/assets"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
@@ -43,7 +44,7 @@ func chooseModel(o *options) (m model.Model, demo bool, err error) {
 		}
 		return model.NewScripted("scenario:"+name, sc), false, nil
 	case o.model == "" || o.model == "demo":
-		sc, err := demoScenario()
+		sc, err := assets.DemoScenario()
 		if err != nil {
 			return nil, false, err
 		}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -17,12 +19,30 @@ type Scenario struct {
 	Name string `json:"name"`
 	// Description is one line shown in the console's header.
 	Description string `json:"description,omitempty"`
+	// Workspace names a txtar archive of the files the scenario starts
+	// from, relative to the scenario file; the console and headless runs
+	// unpack it into a fresh temporary folder and work there. Empty means
+	// the scenario works in the workspace it is given.
+	Workspace string `json:"workspace,omitempty"`
 	// Steps are the replies, in order.
 	Steps []Step `json:"steps"`
 }
 
-// Step is one scripted reply.
+// Step is one scripted reply, and what the person did around it.
 type Step struct {
+	// Input is what the person sent before this reply: the goal, the
+	// answer to a question, a follow-up, as the model reads it. The
+	// console's autopilot types it (doubling a leading /, which would
+	// make it a slash command); without the autopilot, the first step's
+	// input is the goal the input line starts with, and the others are
+	// not used.
+	Input string `json:"input,omitempty"`
+	// DelayMS is how long the model seems to think before replying, in
+	// milliseconds; its text is streamed over the same time.
+	DelayMS int `json:"delay_ms,omitempty"`
+	// Expect lists texts that must all appear in what the model reads before
+	// this step: the tool results and user messages since its last reply.
+	Expect []string `json:"expect,omitempty"`
 	// Text is the reply text. A step with text and no calls ends the run as
 	// succeeded.
 	Text string `json:"text,omitempty"`
@@ -31,12 +51,6 @@ type Step struct {
 	// Cut is a call the reply was cut off in the middle of by the output
 	// limit.
 	Cut *ScriptedCall `json:"cut,omitempty"`
-	// Expect lists texts that must all appear in what the model reads before
-	// this step: the tool results and user messages since its last reply.
-	Expect []string `json:"expect,omitempty"`
-	// DelayMS is how long the model seems to think before replying, in
-	// milliseconds; its text is streamed over the same time.
-	DelayMS int `json:"delay_ms,omitempty"`
 }
 
 // ScriptedCall is one call of a scripted reply. Exactly one of Args and
@@ -51,7 +65,14 @@ type ScriptedCall struct {
 	// RawArgs is the exact argument text the model sent, so invalid
 	// arguments can be scripted.
 	RawArgs *string `json:"raw_args,omitempty"`
+	// Decision is how the person answered the call's approval; nil when
+	// it was not asked, or not recorded. Only the console's autopilot
+	// uses it.
+	Decision *Decision `json:"decision,omitempty"`
 }
+
+// Arguments returns the exact text the model sends for the call.
+func (c ScriptedCall) Arguments() string { return c.arguments() }
 
 // arguments returns the text the model sends for the call.
 func (c ScriptedCall) arguments() string {
@@ -91,6 +112,7 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	var top struct {
 		Name        string            `json:"name"`
 		Description string            `json:"description"`
+		Workspace   string            `json:"workspace"`
 		Steps       []json.RawMessage `json:"steps"`
 	}
 	if err := strictDecode(data, &top); err != nil {
@@ -102,7 +124,11 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	if len(top.Steps) == 0 {
 		return nil, errors.New("field steps is empty: a scenario needs at least one step")
 	}
-	sc := &Scenario{Name: top.Name, Description: top.Description, Steps: make([]Step, len(top.Steps))}
+	if top.Workspace != "" && !localPath(top.Workspace) {
+		return nil, fmt.Errorf("field workspace: %q is not a path inside the scenario's folder: "+
+			"give the archive relative to the scenario file, without .. or a leading /", top.Workspace)
+	}
+	sc := &Scenario{Name: top.Name, Description: top.Description, Workspace: top.Workspace, Steps: make([]Step, len(top.Steps))}
 	for i, raw := range top.Steps {
 		n := i + 1
 		if err := strictDecode(raw, &sc.Steps[i]); err != nil {
@@ -144,6 +170,9 @@ func (s Step) check() error {
 	if s.Text == "" && len(s.Calls) == 0 && s.Cut == nil {
 		return errors.New("a step needs text, calls or cut")
 	}
+	if s.Input != "" && strings.TrimSpace(s.Input) == "" {
+		return errors.New("field input: must not be blank; leave it out when the person typed nothing")
+	}
 	if s.DelayMS < 0 {
 		return errors.New("field delay_ms: must not be negative")
 	}
@@ -155,6 +184,9 @@ func (s Step) check() error {
 	if s.Cut != nil {
 		if err := s.Cut.check(); err != nil {
 			return fmt.Errorf("cut: %v", err)
+		}
+		if s.Cut.Decision != nil {
+			return errors.New("cut: field decision: a call cut off by the output limit never runs, so nobody decides on it")
 		}
 	}
 	for i, e := range s.Expect {
@@ -172,5 +204,47 @@ func (c ScriptedCall) check() error {
 	if len(c.Args) > 0 && c.RawArgs != nil {
 		return errors.New("give args or raw_args, not both")
 	}
+	if c.Decision != nil {
+		if err := c.Decision.check(); err != nil {
+			return fmt.Errorf("field decision: %v", err)
+		}
+	}
 	return nil
+}
+
+// localPath reports whether p is a slash-separated relative path that stays
+// inside its folder: no leading /, no .. component, nothing to clean.
+func localPath(p string) bool {
+	return filepath.IsLocal(filepath.FromSlash(p)) && path.Clean(p) == p && !strings.Contains(p, `\`)
+}
+
+// CarriesPerson reports whether the scenario records its person: a step's
+// input or a call's decision, which the console's autopilot plays.
+func (sc *Scenario) CarriesPerson() bool {
+	for _, st := range sc.Steps {
+		if st.Input != "" {
+			return true
+		}
+		for _, c := range st.Calls {
+			if c.Decision != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Encode writes the scenario as a scenario file: indented JSON that
+// ParseScenario reads back as the same scenario. Arguments keep their
+// exact text: characters such as < and & are not escaped, and raw_args are
+// kept as they are.
+func (sc *Scenario) Encode() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(sc); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }

@@ -35,6 +35,20 @@ func (m *Scripted) WithoutDelays() *Scripted {
 	return &c
 }
 
+// WithSpeed returns a copy of m whose delays are divided by speed: 2 plays
+// the scenario twice as fast. A speed that is not positive changes nothing.
+func (m *Scripted) WithSpeed(speed float64) *Scripted {
+	if speed <= 0 || speed == 1 {
+		return m
+	}
+	c := *m
+	sleep := m.sleep
+	c.sleep = func(ctx context.Context, d time.Duration) error {
+		return sleep(ctx, time.Duration(float64(d)/speed))
+	}
+	return &c
+}
+
 // Scenario returns the scenario the model plays.
 func (m *Scripted) Scenario() *Scenario { return m.scenario }
 

@@ -3,8 +3,11 @@ package model
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agenttui/agenttui/runtime/tool"
 )
@@ -83,5 +86,136 @@ func TestScriptedCutAndDelaysHonourCancel(t *testing.T) {
 	r, err := NewScripted("s", sc).WithoutDelays().Reply(context.Background(), Request{}, nil)
 	if err != nil || r.Cut == nil || r.Cut.Arguments != `{"c":"aa` || r.Stop != StopOutputLimit {
 		t.Errorf("cut reply %+v, %v", r, err)
+	}
+}
+
+func TestScenarioCarriesItsPerson(t *testing.T) {
+	data, err := os.ReadFile("testdata/scenarios/person.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Workspace != "person.txtar" || sc.Steps[0].Input != "Tidy the notes." || sc.Steps[1].Input != "" ||
+		sc.Steps[2].Input != "the first\nand the second" {
+		t.Fatalf("workspace %q, inputs %q %q %q", sc.Workspace, sc.Steps[0].Input, sc.Steps[1].Input, sc.Steps[2].Input)
+	}
+	want := []Decision{
+		{Kind: DecisionApprove}, {Kind: DecisionSkip, Reason: "not b"}, {Kind: DecisionGrant, Grant: GrantFolder},
+		{Kind: DecisionGrant, Grant: GrantSandboxed}, {Kind: DecisionSkip},
+	}
+	for i, w := range want {
+		if d := sc.Steps[0].Calls[i].Decision; d == nil || *d != w {
+			t.Errorf("call %d: decision %+v, want %+v", i, d, w)
+		}
+	}
+	if sc.Steps[1].Calls[0].Decision != nil {
+		t.Errorf("a call with no decision got %+v", sc.Steps[1].Calls[0].Decision)
+	}
+	// The decisions are written back in the forms they were read in.
+	for i, w := range []string{`"approve"`, `{"skip":"not b"}`, `{"grant":"folder"}`, `{"grant":"sandboxed"}`, `"skip"`} {
+		if got := sc.Steps[0].Calls[i].Decision.String(); got != w {
+			t.Errorf("call %d is written %s, want %s", i, got, w)
+		}
+	}
+	// The person's fields change nothing the model does.
+	m := NewScripted("p", sc).WithoutDelays()
+	r, err := m.Reply(context.Background(), Request{Messages: []Message{{Role: RoleUser, Text: "something else entirely"}}}, nil)
+	if err != nil || r.Text != "Writing two files." || len(r.Calls) != 5 || r.Calls[4].Arguments != `{"path": "a.txt"}` {
+		t.Fatalf("reply %+v, %v", r, err)
+	}
+}
+
+func TestOldScenariosReadAsBefore(t *testing.T) {
+	// Every scenario written before the person's fields existed reads with
+	// none of them set.
+	files, _ := filepath.Glob("testdata/scenarios/*.json")
+	read := 0
+	for _, f := range files {
+		if filepath.Base(f) == "person.json" {
+			continue
+		}
+		data, _ := os.ReadFile(f)
+		sc, err := ParseScenario(data)
+		if err != nil {
+			continue
+		}
+		read++
+		if sc.Workspace != "" {
+			t.Errorf("%s: workspace %q", f, sc.Workspace)
+		}
+		for i, s := range sc.Steps {
+			if s.Input != "" {
+				t.Errorf("%s step %d: input %q", f, i+1, s.Input)
+			}
+			for _, c := range s.Calls {
+				if c.Decision != nil {
+					t.Errorf("%s step %d: decision %v", f, i+1, c.Decision)
+				}
+			}
+		}
+	}
+	if read < 4 {
+		t.Fatalf("only %d old scenarios read", read)
+	}
+}
+
+func TestPersonFieldErrorsNameStepAndField(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`{"workspace": "../ws.txtar", "steps": [{"text": "a"}]}`, `field workspace: "../ws.txtar" is not a path inside the scenario's folder`},
+		{`{"workspace": "/tmp/ws.txtar", "steps": [{"text": "a"}]}`, `field workspace: "/tmp/ws.txtar" is not a path inside`},
+		{`{"workspace": "a/./ws.txtar", "steps": [{"text": "a"}]}`, `field workspace: "a/./ws.txtar" is not a path inside`},
+		{`{"workspace": 3, "steps": [{"text": "a"}]}`, `field workspace: expected string, got number`},
+		{`{"steps": [{"text": "a"}, {"input": "  ", "text": "b"}]}`, "step 2: field input: must not be blank"},
+		{`{"steps": [{"input": 4, "text": "b"}]}`, "step 1: field input: expected string, got number"},
+		{`{"steps": [{"input": "go"}]}`, "step 1: a step needs text, calls or cut"},
+		{`{"steps": [{"calls": [{"name": "r"}, {"name": "w", "decision": "aprove"}]}]}`,
+			`step 1: calls[1]: field decision: unknown decision "aprove": use "approve", "skip", {"skip": "the reason"} or {"grant": "tool" | "folder" | "sandboxed"}`},
+		{`{"steps": [{"text": "a"}, {"calls": [{"name": "w", "decision": "grant"}]}]}`, `step 2: calls[0]: field decision: "grant" needs its kind`},
+		{`{"steps": [{"calls": [{"name": "w", "decision": {"grant": "everything"}}]}]}`, `step 1: calls[0]: field decision: unknown grant "everything": use tool`},
+		{`{"steps": [{"calls": [{"name": "w", "decision": {"skip": 3}}]}]}`, `step 1: calls[0]: field decision: skip: expected a string, got 3`},
+		{`{"steps": [{"calls": [{"name": "w", "decision": {"skip": "a", "grant": "tool"}}]}]}`, `step 1: calls[0]: field decision: an object decision has exactly one field`},
+		{`{"steps": [{"calls": [{"name": "w", "decision": {"approve": "yes"}}]}]}`, `step 1: calls[0]: field decision: unknown field "approve"`},
+		{`{"steps": [{"calls": [{"name": "w", "decision": true}]}]}`, `step 1: calls[0]: field decision: true is not a decision`},
+		{`{"steps": [{"cut": {"name": "w", "raw_args": "{", "decision": "approve"}}]}`, "step 1: cut: field decision: a call cut off by the output limit never runs"},
+		{`{"steps": [{"calls": [{"name": "w", "reason": "x"}]}]}`, `step 1: unknown field "reason"`},
+	}
+	for _, c := range cases {
+		_, err := ParseScenario([]byte(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
+func TestSpeedDividesTheDelays(t *testing.T) {
+	sc, _ := ParseScenario([]byte(`{"steps": [{"delay_ms": 800, "text": "one two three four"}]}`))
+	var slept time.Duration
+	m := NewScripted("s", sc)
+	m.sleep = func(_ context.Context, d time.Duration) error { slept += d; return nil }
+	if _, err := m.WithSpeed(4).Reply(context.Background(), Request{}, func(Delta) {}); err != nil {
+		t.Fatal(err)
+	}
+	if slept != 200*time.Millisecond {
+		t.Fatalf("at speed 4 an 800 ms step slept %v, want 200ms", slept)
+	}
+}
+
+func TestCarriesPerson(t *testing.T) {
+	for in, want := range map[string]bool{
+		`{"steps": [{"text": "a"}]}`:                                                       false,
+		`{"steps": [{"text": "a"}, {"input": "go", "text": "b"}]}`:                         true,
+		`{"steps": [{"calls": [{"name": "w"}, {"name": "w", "decision": "skip"}]}]}`:       true,
+		`{"workspace": "w.txtar", "steps": [{"calls": [{"name": "w"}], "delay_ms": 100}]}`: false,
+	} {
+		sc, err := ParseScenario([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.CarriesPerson() != want {
+			t.Errorf("%s: carries its person %v, want %v", in, !want, want)
+		}
 	}
 }
