@@ -14,8 +14,9 @@ import (
 // -c true unsandboxed; through a helper started for it alone (this
 // package's test binary), as Wrap does; on a spare helper that is ready, as
 // a command from a model finds it (they come seconds apart; the wait for
-// the spare is not timed); and on spares back to back, each command taking
-// the spare the one before started, ready or not. Every variant runs the
+// the spare is not timed); and back to back, where each command finds the
+// spare that started as the one before ended still starting up, or none,
+// and costs about what a helper of its own does. Every variant runs the
 // command as run_shell does: its own process group, its output on a pipe
 // read to the end. The differences to unsandboxed are the sandbox's
 // start-up cost.

@@ -334,12 +334,12 @@ func (s *Sandbox) Close() error {
 // Where it can, Start hands cmd to the spare helper, which was started ahead
 // of time and is past the program's start-up: the spare applies the sandbox
 // to itself and executes cmd, so a command costs hardly more than an
-// unsandboxed one. Once the command has ended, the next spare starts in the
-// background. cmd fits a spare
-// when its standard streams are files or nil, it has no ExtraFiles, no
+// unsandboxed one. The next spare starts in the background once no
+// sandboxed command runs, or once this one has run for 50 ms. cmd fits a
+// spare when its standard streams are files or nil, it has no ExtraFiles, no
 // Cancel or WaitDelay (CommandContext), and its SysProcAttr asks for nothing
 // but its own process group (Setpgid). Otherwise, or when there is no spare
-// or it failed, Start starts a helper for cmd alone, as Wrap does.
+// or it died, Start starts a helper for cmd alone, as Wrap does.
 func (s *Sandbox) Start(cmd *exec.Cmd) (*exec.Cmd, error) {
 	if !s.Enabled() {
 		return nil, errors.New("sandbox: the sandbox is off")
@@ -347,6 +347,7 @@ func (s *Sandbox) Start(cmd *exec.Cmd) (*exec.Cmd, error) {
 	if cmd.Err != nil {
 		return nil, cmd.Err
 	}
+	s.spares.begin()
 	run, ok, err := s.startOnSpare(cmd)
 	if !ok {
 		run = cmd
@@ -355,9 +356,10 @@ func (s *Sandbox) Start(cmd *exec.Cmd) (*exec.Cmd, error) {
 		}
 	}
 	if err != nil {
+		s.spares.end()
 		return nil, err
 	}
-	s.spares.track(run.Process.Pid)
+	s.spares.endAfter(run.Process.Pid)
 	return run, nil
 }
 

@@ -1,12 +1,12 @@
 package sandbox
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -61,8 +62,10 @@ type pool struct {
 
 // spare is one spare helper process.
 type spare struct {
-	cmd  *exec.Cmd
-	conn *net.UnixConn // the console's end of the control socket
+	cmd *exec.Cmd
+	// conn is the console's end of the control socket, non-blocking, so
+	// that the runtime's poller waits on it and Close ends a read.
+	conn *os.File
 	// ready is closed once the spare said it is ready (up is true) or its
 	// control socket ended first (up is false). up is written before.
 	ready chan struct{}
@@ -133,31 +136,50 @@ func (p *pool) awaitStartLocked() {
 	}
 }
 
-// fillIfIdle starts a spare in the background unless there is one or a
-// command runs.
-func (p *pool) fillIfIdle() {
+// fill starts a spare in the background unless there is one.
+func (p *pool) fill() {
 	p.mu.Lock()
+	p.fillLocked()
+	p.mu.Unlock()
+}
+
+// begin counts a sandboxed command as running, from before it takes the
+// spare; end, or endAfter, counts it as ended.
+func (p *pool) begin() {
+	p.mu.Lock()
+	p.running++
+	p.mu.Unlock()
+}
+
+// end counts a command begun as ended, and starts the next spare when no
+// other command runs.
+func (p *pool) end() {
+	p.mu.Lock()
+	p.running--
 	if p.running == 0 {
 		p.fillLocked()
 	}
 	p.mu.Unlock()
 }
 
-// track counts the process pid, a sandboxed command just started, as
-// running until it ends, and then starts a spare if no command runs any
-// more. The next spare starts then rather than at once, so that its
-// start-up (a few milliseconds of processor time) does not compete with
-// commands: the next command comes after this one ended anyway, unless they
-// were asked for together, and then it starts as it did before spares.
-func (p *pool) track(pid int) {
-	p.mu.Lock()
-	p.running++
-	p.mu.Unlock()
+// refillDelay is how long a command runs before the next spare starts
+// beside it, if it has not ended by then.
+const refillDelay = 50 * time.Millisecond
+
+// endAfter counts the command begun as ended once its process, pid, has
+// ended. The next spare starts then, when no command runs, or once the
+// command has run for refillDelay. A quick command (most of what a model
+// runs: ls, cat, git status) thus never has the spare's start-up (several
+// milliseconds of processor time) compete with it, and a long one (a build,
+// tests) still leaves a spare ready for the command after it in the same
+// reply.
+func (p *pool) endAfter(pid int) {
 	fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK)
 	if err != nil {
-		p.ended()
+		p.end()
 		return
 	}
+	timer := time.AfterFunc(refillDelay, p.fill)
 	pidfd := os.NewFile(uintptr(fd), "pidfd")
 	go func() {
 		defer pidfd.Close()
@@ -170,18 +192,9 @@ func (p *pool) track(pid int) {
 				return n > 0 || (err != nil && err != unix.EINTR)
 			})
 		}
-		p.ended()
+		timer.Stop()
+		p.end()
 	}()
-}
-
-// ended counts a command tracked as ended.
-func (p *pool) ended() {
-	p.mu.Lock()
-	p.running--
-	if p.running == 0 {
-		p.fillLocked()
-	}
-	p.mu.Unlock()
 }
 
 // warm starts a spare when there is none and waits until it is ready; it
@@ -218,19 +231,21 @@ func (p *pool) close() {
 // hidden spareCommand, its standard streams /dev/null, and one end of a
 // Unix socket pair as file descriptor 3.
 func startSpare() (*spare, error) {
+	// Not the net package: importing it would make every helper wait for
+	// net's initialisation, and with it for nearly every other package's,
+	// before it gets to run (see the init function).
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: the spare's control socket: %w", err)
 	}
-	ours := os.NewFile(uintptr(fds[0]), "sandbox spare control")
-	theirs := os.NewFile(uintptr(fds[1]), "sandbox spare control")
-	defer theirs.Close()
-	fc, err := net.FileConn(ours)
-	ours.Close()
-	if err != nil {
+	if err := unix.SetNonblock(fds[0], true); err != nil {
+		unix.Close(fds[0])
+		unix.Close(fds[1])
 		return nil, fmt.Errorf("sandbox: the spare's control socket: %w", err)
 	}
-	conn := fc.(*net.UnixConn)
+	conn := os.NewFile(uintptr(fds[0]), "sandbox spare control")
+	theirs := os.NewFile(uintptr(fds[1]), "sandbox spare control")
+	defer theirs.Close()
 	cmd := &exec.Cmd{
 		Path:       spareHelperPath(),
 		Args:       []string{"agenttui-sandbox", spareCommand},
@@ -278,12 +293,8 @@ func (s *Sandbox) startOnSpare(cmd *exec.Cmd) (run *exec.Cmd, ok bool, err error
 		return nil, false, nil
 	}
 	run, err = sp.run(cmd, req)
-	switch {
-	case errors.Is(err, errSpareGone):
+	if errors.Is(err, errSpareGone) {
 		return nil, false, nil
-	case err != nil:
-		// The spare is spent and no command runs.
-		s.spares.fillIfIdle()
 	}
 	return run, true, err
 }
@@ -398,15 +409,28 @@ func (sp *spare) send(data []byte, streams childFiles) (syscall.Errno, error) {
 		// streams, since the command shares it.
 		fds[i] = int(f.Fd())
 	}
-	n, _, err := sp.conn.WriteMsgUnix(data, unix.UnixRights(fds...), nil)
-	runtime.KeepAlive(streams.files)
+	rc, err := sp.conn.SyscallConn()
 	if err != nil {
+		return 0, err
+	}
+	// The descriptors go with the first bytes; the rest follows as plain
+	// writes.
+	var n int
+	var sendErr error
+	err = rc.Write(func(fd uintptr) bool {
+		n, sendErr = unix.SendmsgN(int(fd), data, unix.UnixRights(fds...), nil, 0)
+		return sendErr != unix.EAGAIN
+	})
+	runtime.KeepAlive(streams.files)
+	if err = cmp.Or(err, sendErr); err != nil {
 		return 0, err
 	}
 	if _, err := sp.conn.Write(data[n:]); err != nil {
 		return 0, err
 	}
-	if err := sp.conn.CloseWrite(); err != nil {
+	var shutErr error
+	err = rc.Control(func(fd uintptr) { shutErr = unix.Shutdown(int(fd), unix.SHUT_WR) })
+	if err = cmp.Or(err, shutErr); err != nil {
 		return 0, err
 	}
 	var b [5]byte

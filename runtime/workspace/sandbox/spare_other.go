@@ -12,7 +12,13 @@ func (p *pool) warm() bool { return false }
 
 func (p *pool) close() {}
 
-func (p *pool) track(pid int) {}
+func (p *pool) fill() {}
+
+func (p *pool) begin() {}
+
+func (p *pool) end() {}
+
+func (p *pool) endAfter(pid int) {}
 
 // startOnSpare never starts cmd: there are no spares here.
 func (s *Sandbox) startOnSpare(cmd *exec.Cmd) (*exec.Cmd, bool, error) { return nil, false, nil }

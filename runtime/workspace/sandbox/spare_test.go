@@ -148,7 +148,7 @@ func TestCloseEndsTheSpare(t *testing.T) {
 
 	other := newFixture(t, Config{})
 	// A spare starts in the background; Close comes before it is ready.
-	other.sb.spares.fillIfIdle()
+	other.sb.spares.fill()
 	other.sb.Close()
 	if pids := spareProcesses(t); len(pids) > 0 {
 		t.Errorf("spares left after Close: %v", pids)
