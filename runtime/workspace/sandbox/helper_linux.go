@@ -17,9 +17,11 @@ import (
 
 // init runs the helper when the program was started as one (see Wrap), or
 // a spare helper (see startSpare), and never returns then. It runs as early
-// as the package's imports allow, before the program's main and most of its
+// as the package's imports allow, before the program's main and many of its
 // other packages' init functions, since a command may wait for the helper's
-// start.
+// start. Go initialises a package only once everything it imports is, so
+// this package keeps to imports that are initialised early: net, for one,
+// would make the helper wait for nearly every package of agenttui.
 func init() {
 	switch {
 	case len(os.Args) == 2 && os.Args[1] == spareCommand:

@@ -14,6 +14,12 @@
 // that file was replaced or deleted since it started (as "go install" and
 // "go run" do).
 //
+// Starting that helper, a whole Go program, costs more than the command
+// usually does. So Start keeps one spare helper started ahead of time and
+// waiting, unrestricted, for one command; it hands the command over, and the
+// spare applies the rules to itself and executes it (see spare_linux.go).
+// Close ends the spare.
+//
 // A sandboxed command may:
 //
 //   - read and execute anything;

@@ -418,7 +418,7 @@ func (sp *spare) send(data []byte, streams childFiles) (syscall.Errno, error) {
 	var n int
 	var sendErr error
 	err = rc.Write(func(fd uintptr) bool {
-		n, sendErr = unix.SendmsgN(int(fd), data, unix.UnixRights(fds...), nil, 0)
+		n, sendErr = unix.SendmsgN(int(fd), data, unix.UnixRights(fds...), nil, unix.MSG_NOSIGNAL)
 		return sendErr != unix.EAGAIN
 	})
 	runtime.KeepAlive(streams.files)
