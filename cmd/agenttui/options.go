@@ -196,10 +196,14 @@ func (o *options) shellSandbox(root string) (*sandbox.Sandbox, error) {
 		return nil, usageError{err.Error()}
 	}
 	o.shell = sb
+	// The spare helper starts now, off the console's way, so that the
+	// session's first shell command finds it ready too; closeShell ends it.
+	go sb.Warm()
 	return sb, nil
 }
 
-// closeShell removes the shell sandbox's temporary folder, if one was made.
+// closeShell ends the shell sandbox's spare helper and removes its temporary
+// folder, if one was made.
 func (o *options) closeShell() {
 	if o.shell != nil {
 		o.shell.Close()

@@ -97,12 +97,13 @@ func (w *Workspace) runShell(ctx context.Context, a runShellArgs) tool.Return {
 	// command starts, however deep.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	sandboxed := w.sandboxed(a)
+	run := cmd
 	if sandboxed {
-		// The sandbox's helper starts in the command's place and becomes
-		// it, so the group and the pipe stay the command's.
-		err = w.shell.Wrap(cmd)
-	}
-	if err == nil {
+		// The sandbox's helper (a spare started ahead, or one started
+		// now) takes the command's group and pipe and becomes the
+		// command, so its process is the one to wait for and kill.
+		run, err = w.shell.Start(cmd)
+	} else {
 		err = cmd.Start()
 	}
 	pw.Close()
@@ -110,7 +111,7 @@ func (w *Workspace) runShell(ctx context.Context, a runShellArgs) tool.Return {
 		msg := fmt.Sprintf("could not start the command: %v", err)
 		return tool.Fail(tool.Other(msg), msg)
 	}
-	pgid := cmd.Process.Pid
+	pgid := run.Process.Pid
 
 	out := &headTail{}
 	readDone := make(chan struct{})
@@ -119,7 +120,7 @@ func (w *Workspace) runShell(ctx context.Context, a runShellArgs) tool.Return {
 		io.Copy(out, pr)
 	}()
 	waitDone := make(chan error, 1)
-	go func() { waitDone <- cmd.Wait() }()
+	go func() { waitDone <- run.Wait() }()
 
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -166,7 +167,7 @@ func (w *Workspace) runShell(ctx context.Context, a runShellArgs) tool.Return {
 		text += "… cancelled; the command and every process it started were killed\n"
 		return tool.Fail(tool.Cancelled("command cancelled"), text)
 	}
-	status, code := exitStatus(cmd.ProcessState)
+	status, code := exitStatus(run.ProcessState)
 	text += "exit status: " + status
 	if sandboxed && code != 0 {
 		text += w.sandboxNote(out.String())

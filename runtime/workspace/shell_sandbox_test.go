@@ -1,12 +1,17 @@
 package workspace
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
@@ -180,4 +185,93 @@ func TestSandboxedShellTimeoutKillsTheGroup(t *testing.T) {
 	r := e.call("run_shell", map[string]any{"command": "echo started; sleep 1000 & echo $! > pid; wait", "timeout_s": 1})
 	wantKind(t, r, tool.KindTimeout, "started\n", "… timed out after 1s; the command and every process it started were killed")
 	waitGone(t, readPID(t, filepath.Join(e.root, "pid")))
+}
+
+// TestSandboxedShellOnASpare checks that run_shell behaves alike when its
+// command starts on the sandbox's spare helper, which is ready here before
+// each call: the command runs as the spare's process, in the workspace, with
+// empty input; stdout and stderr come in order, long output is cut, a
+// signal is reported, a refusal gets the sandbox's note, and a timeout or a
+// cancellation kills the whole group.
+func TestSandboxedShellOnASpare(t *testing.T) {
+	e := sandboxEnv(t, sandbox.Config{}, needLandlock(t))
+	sb := e.ws.Sandbox()
+	call := func(args map[string]any) tool.Return {
+		t.Helper()
+		if !sb.Warm() {
+			t.Fatal("no spare helper became ready")
+		}
+		return e.tools["run_shell"].Call(context.Background(), mustJSON(t, args))
+	}
+
+	if !sb.Warm() {
+		t.Fatal("no spare helper became ready")
+	}
+	spare := spareProcess(t)
+	if got := wantSuccess(t, e.tools["run_shell"].Call(context.Background(), mustJSON(t, map[string]any{"command": "echo $$; pwd"}))); got != fmt.Sprintf("%d\n%s\nexit status: 0", spare, e.root) {
+		t.Errorf("got %q, want the spare's process %d in the workspace", got, spare)
+	}
+	if got := wantSuccess(t, call(map[string]any{"command": "echo out; echo err >&2; cat; echo again"})); got != "out\nerr\nagain\nexit status: 0" {
+		t.Errorf("output: %q", got)
+	}
+	got := wantSuccess(t, call(map[string]any{"command": "echo first; head -c 200000 /dev/zero | tr '\\0' a; echo; echo last"}))
+	wantContains(t, got, fmt.Sprintf("\n… %d bytes cut …\n", 200000+len("first\n\nlast\n")-shellHeadBytes-shellTailBytes), "aaa\nlast\nexit status: 0")
+	got = wantKind(t, call(map[string]any{"command": "kill -SEGV $$"}), tool.KindOther)
+	wantContains(t, got, "exit status: killed by signal segmentation fault")
+	wantKind(t, call(map[string]any{"command": "echo pwned > ../outside/victim"}), tool.KindOther,
+		"../outside/victim: Permission denied\nexit status: 1\n\nThe sandbox may have blocked this command.")
+
+	wantKind(t, call(map[string]any{"command": "echo started; sleep 1000 & echo $! > pid; wait", "timeout_s": 1}), tool.KindTimeout,
+		"started\n", "… timed out after 1s; the command and every process it started were killed")
+	waitGone(t, readPID(t, filepath.Join(e.root, "pid")))
+
+	if !sb.Warm() {
+		t.Fatal("no spare helper became ready")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan tool.Return, 1)
+	go func() {
+		done <- e.tools["run_shell"].Call(ctx, mustJSON(t, map[string]any{"command": "sleep 1000 & echo $! > pid2; wait"}))
+	}()
+	pid := readPID(t, filepath.Join(e.root, "pid2"))
+	cancel()
+	select {
+	case r := <-done:
+		wantKind(t, r, tool.KindCancelled, "… cancelled; the command and every process it started were killed")
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call did not return after its context was cancelled")
+	}
+	waitGone(t, pid)
+}
+
+// spareProcess returns the process id of this program's one spare sandbox
+// helper, found as ps would find it.
+func spareProcess(t *testing.T) int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := strconv.Itoa(os.Getpid())
+	var found []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if len(fields) > 1 && fields[1] == self && bytes.HasPrefix(cmdline, []byte("agenttui-sandbox\x00__agenttui_sandbox_spare")) {
+			found = append(found, pid)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("spare helpers %v, want one", found)
+	}
+	return found[0]
 }

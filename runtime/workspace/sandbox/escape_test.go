@@ -17,9 +17,17 @@ import (
 
 // TestEscapesFail runs real commands that try to change something outside
 // the workspace and checks, on the filesystem, that each failed and that
-// nothing outside changed.
+// nothing outside changed: started on a spare helper and on a helper of
+// their own.
 func TestEscapesFail(t *testing.T) {
+	for _, how := range bothWays {
+		t.Run(string(how), func(t *testing.T) { testEscapesFail(t, how) })
+	}
+}
+
+func testEscapesFail(t *testing.T, how via) {
 	f := newFixture(t, Config{})
+	f.via = how
 	var tag [6]byte
 	rand.Read(tag[:])
 	inTmp := filepath.Join(os.TempDir(), "agenttui-escape-"+hex.EncodeToString(tag[:]))
@@ -70,9 +78,17 @@ func TestEscapesFail(t *testing.T) {
 // TestNetworkIsRefused checks that a sandboxed command can neither connect
 // to a TCP listener on 127.0.0.1 nor listen on a port — with bash's
 // /dev/tcp and with Go, whose listeners use Multipath TCP when they can,
-// which Landlock does not cover — and that UDP is refused too.
+// which Landlock does not cover — and that UDP is refused too, on a spare
+// helper and on a helper of its own.
 func TestNetworkIsRefused(t *testing.T) {
+	for _, how := range bothWays {
+		t.Run(string(how), func(t *testing.T) { testNetworkIsRefused(t, how) })
+	}
+}
+
+func testNetworkIsRefused(t *testing.T, how via) {
 	f := newFixture(t, Config{})
+	f.via = how
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -310,8 +326,16 @@ cd ..; mkdir forged; echo "gitdir: $PWD/other/.git" > forged/.git`)
 
 // TestSwappedRootFailsClosed checks that when a writable folder is replaced
 // by a symbolic link after the session started, the helper refuses to run
-// the command rather than make the link's target writable.
+// the command rather than make the link's target writable. A spare checks
+// the roots when it takes the command, not when it started: here it was
+// ready before the swap.
 func TestSwappedRootFailsClosed(t *testing.T) {
+	for _, how := range bothWays {
+		t.Run(string(how), func(t *testing.T) { testSwappedRootFailsClosed(t, how) })
+	}
+}
+
+func testSwappedRootFailsClosed(t *testing.T, how via) {
 	needLandlock(t)
 	base, _ := filepath.EvalSymlinks(t.TempDir())
 	ws, extra, outside := filepath.Join(base, "ws"), filepath.Join(base, "extra"), filepath.Join(base, "outside")
@@ -325,13 +349,16 @@ func TestSwappedRootFailsClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sb.Close()
+	if how == viaSpare {
+		readySpare(t, sb)
+	}
 	if err := os.Remove(extra); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(outside, extra); err != nil {
 		t.Fatal(err)
 	}
-	out, code := runIn(t, sb, ws, "echo pwned > ../extra/victim")
+	out, code := runVia(t, sb, how, ws, "echo pwned > ../extra/victim")
 	if code != helperFailed {
 		t.Errorf("exit %d, want %d", code, helperFailed)
 	}

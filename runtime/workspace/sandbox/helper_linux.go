@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,19 +15,149 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// init runs the helper when the program was started as one (see Wrap), and
-// never returns then. It runs as early as the package's imports allow, before
-// the program's main and most of its other packages' init functions, since
-// every command pays for the helper's start.
+// init runs the helper when the program was started as one (see Wrap), or
+// a spare helper (see startSpare), and never returns then. It runs as early
+// as the package's imports allow, before the program's main and many of its
+// other packages' init functions, since a command may wait for the helper's
+// start. Go initialises a package only once everything it imports is, so
+// this package keeps to imports that are initialised early: net, for one,
+// would make the helper wait for nearly every package of agenttui.
 func init() {
-	if len(os.Args) < 4 || os.Args[1] != helperCommand {
-		return
+	switch {
+	case len(os.Args) == 2 && os.Args[1] == spareCommand:
+		os.Exit(runSpare())
+	case len(os.Args) >= 4 && os.Args[1] == helperCommand:
+		argv := os.Args[4:]
+		if len(argv) == 0 {
+			argv = []string{os.Args[3]}
+		}
+		os.Exit(runHelper(os.Args[2], os.Args[3], argv))
 	}
-	argv := os.Args[4:]
-	if len(argv) == 0 {
-		argv = []string{os.Args[3]}
+}
+
+// spareControl is the spare's end of its control socket.
+const spareControl = 3
+
+// runSpare is a spare helper. It says it is ready on its control socket and
+// waits for one command: the request, in JSON, with the command's standard
+// streams, up to the end of the console's side. It changes to the command's
+// folder and answers; then it takes the streams as its own, applies the
+// policy to this thread, and executes the command with the request's
+// environment. It returns only when that fails: as runHelper, with one line
+// on the command's standard error and helperFailed. A spare whose console
+// closes the socket without a request (the console ended it, or ended)
+// exits quietly.
+func runSpare() int {
+	// As in runHelper: from here to the exec, one thread.
+	runtime.LockOSThread()
+	if err := unix.SetNonblock(spareControl, false); err != nil {
+		return helperFailed
 	}
-	os.Exit(runHelper(os.Args[2], os.Args[3], argv))
+	// The socket must not reach the command.
+	unix.CloseOnExec(spareControl)
+	if writeAll(spareControl, []byte{spareReady}) != nil {
+		return 0
+	}
+	req, fds, err := readRequest(spareControl)
+	if err != nil {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+		return 0
+	}
+	if err := unix.Chdir(req.Dir); err != nil {
+		answer := []byte{spareRefused, 0, 0, 0, 0}
+		errno, _ := err.(unix.Errno)
+		binary.LittleEndian.PutUint32(answer[1:], uint32(errno))
+		writeAll(spareControl, answer)
+		return helperFailed
+	}
+	if writeAll(spareControl, []byte{spareStarted}) != nil {
+		// The console did not hear that the command started; it must
+		// not run unseen.
+		return 0
+	}
+	unix.Close(spareControl)
+	for i, fd := range fds {
+		// dup3 leaves the new descriptor open across the exec.
+		if err := unix.Dup3(fd, i, 0); err != nil {
+			return helperFailed
+		}
+		unix.Close(fd)
+	}
+	err = enforce(req.Policy)
+	if err == nil {
+		err = syscall.Exec(req.Path, req.Args, req.Env)
+	}
+	fmt.Fprintf(os.Stderr, "%s%v; the command did not run\n", helperPrefix, err)
+	return helperFailed
+}
+
+// readRequest reads a spare's request from its control socket up to the
+// end of the console's side, with the three standard streams' descriptors
+// (close-on-exec until they are put in place). It fails when the console
+// sent nothing, or not a whole request; the caller closes the descriptors
+// returned with an error.
+func readRequest(ctl int) (request, []int, error) {
+	var req request
+	var data []byte
+	var fds []int
+	buf := make([]byte, 64<<10)
+	oob := make([]byte, unix.CmsgSpace(3*4))
+	for {
+		n, oobn, flags, _, err := unix.Recvmsg(ctl, buf, oob, unix.MSG_CMSG_CLOEXEC)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return req, fds, err
+		}
+		if oobn > 0 {
+			msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+			if err != nil {
+				return req, fds, err
+			}
+			for _, m := range msgs {
+				got, err := unix.ParseUnixRights(&m)
+				if err != nil {
+					return req, fds, err
+				}
+				fds = append(fds, got...)
+			}
+		}
+		if flags&unix.MSG_CTRUNC != 0 {
+			return req, fds, fmt.Errorf("more descriptors than the three streams")
+		}
+		if n == 0 {
+			break
+		}
+		data = append(data, buf[:n]...)
+	}
+	if len(data) == 0 {
+		return req, fds, fmt.Errorf("no request")
+	}
+	if len(fds) != 3 {
+		return req, fds, fmt.Errorf("%d descriptors, not the three streams", len(fds))
+	}
+	if err := json.Unmarshal(data, &req); err != nil {
+		return req, fds, fmt.Errorf("bad request: %w", err)
+	}
+	return req, fds, nil
+}
+
+// writeAll writes b to fd, whole.
+func writeAll(fd int, b []byte) error {
+	for len(b) > 0 {
+		n, err := unix.Write(fd, b)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 // runHelper applies the policy encoded in pol to this thread and executes

@@ -1,24 +1,33 @@
+//go:build linux
+
 package sandbox
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
 // This package's test binary is its own tiny helper: the package's init runs
-// the helper when Wrap starts it. Started with SANDBOX_PROBE set, it is a
-// network probe instead, so the tests can try Go's own networking (which
-// listens with Multipath TCP by default) from inside the sandbox.
+// the helper when Wrap starts it, and a spare helper. Started with
+// SANDBOX_PROBE set, it is a network probe instead, so the tests can try Go's
+// own networking (which listens with Multipath TCP by default) from inside
+// the sandbox; with SANDBOX_SPARE_CONSOLE set, a console that dies with a
+// spare ready.
 func TestMain(m *testing.M) {
 	if probe := os.Getenv("SANDBOX_PROBE"); probe != "" {
 		os.Exit(runProbe(probe))
+	}
+	if ws := os.Getenv("SANDBOX_SPARE_CONSOLE"); ws != "" {
+		os.Exit(runSpareConsole(ws))
 	}
 	os.Exit(m.Run())
 }
@@ -72,13 +81,32 @@ func needLandlock(t *testing.T) Support {
 
 // fixture is a workspace beside folders that lie outside it: base/ws is the
 // workspace, base/outside holds a file commands must not change, base/home
-// is the commands' HOME.
+// is the commands' HOME. Its commands start as via says.
 type fixture struct {
 	t                       *testing.T
 	base, ws, outside, home string
 	victim                  string
 	sb                      *Sandbox
+	via                     via
 }
+
+// via is how a test starts a sandboxed command.
+type via string
+
+const (
+	// viaSpare starts it on a spare helper that is ready, as run_shell's
+	// commands usually start.
+	viaSpare via = "spare"
+	// viaHelper starts a helper for it alone (Wrap), as Start does when
+	// there is no spare.
+	viaHelper via = "helper"
+	// viaStart calls Start without waiting for a spare.
+	viaStart via = "start"
+)
+
+// bothWays are the ways to start a command, for the tests that check the
+// sandbox holds whichever way its command started.
+var bothWays = []via{viaSpare, viaHelper}
 
 const victimText = "untouched\n"
 
@@ -89,7 +117,7 @@ func newFixture(t *testing.T, cfg Config) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{t: t, base: base, ws: filepath.Join(base, "ws"), outside: filepath.Join(base, "outside"), home: filepath.Join(base, "home")}
+	f := &fixture{t: t, via: viaSpare, base: base, ws: filepath.Join(base, "ws"), outside: filepath.Join(base, "outside"), home: filepath.Join(base, "home")}
 	for _, d := range []string{f.ws, f.outside, f.home} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -123,27 +151,90 @@ func (f *fixture) writeFile(p, content string) {
 // its output and exit code.
 func (f *fixture) run(script string, env ...string) (string, int) {
 	f.t.Helper()
-	return runIn(f.t, f.sb, f.ws, script, append([]string{"HOME=" + f.home}, env...)...)
+	return runVia(f.t, f.sb, f.via, f.ws, script, append([]string{"HOME=" + f.home}, env...)...)
 }
 
+// runIn runs script with bash -c in dir, in the sandbox, on a spare helper,
+// and returns its output and exit code.
 func runIn(t *testing.T, sb *Sandbox, dir, script string, env ...string) (string, int) {
+	t.Helper()
+	return runVia(t, sb, viaSpare, dir, script, env...)
+}
+
+// runVia runs script with bash -c in dir, in the sandbox, started as how
+// says, the way run_shell runs a command: in its own process group, its
+// output and errors on one pipe. It returns the output and exit code.
+func runVia(t *testing.T, sb *Sandbox, how via, dir, script string, env ...string) (string, int) {
 	t.Helper()
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	if err := sb.Wrap(cmd); err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.CombinedOutput()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := startAndWait(t, sb, how, cmd)
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
-		return string(out), 0
+		return out, 0
 	case errors.As(err, &exit):
-		return string(out), exit.ExitCode()
+		return out, exit.ExitCode()
 	}
 	t.Fatalf("running %q: %v", script, err)
 	return "", 0
+}
+
+// startAndWait starts cmd in the sandbox as how says, with its output and
+// errors on one pipe, and returns what it wrote and how it ended. With
+// viaSpare, it first waits for the spare to be ready and fails the test
+// unless cmd runs as that spare's process.
+func startAndWait(t *testing.T, sb *Sandbox, how via, cmd *exec.Cmd) (string, error) {
+	t.Helper()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	var run *exec.Cmd
+	switch how {
+	case viaSpare:
+		spare := readySpare(t, sb)
+		run, err = sb.Start(cmd)
+		if err == nil && run.Process.Pid != spare {
+			t.Errorf("the command runs as process %d, not as the spare %d", run.Process.Pid, spare)
+		}
+	case viaStart:
+		run, err = sb.Start(cmd)
+	case viaHelper:
+		if err = sb.Wrap(cmd); err == nil {
+			run, err = cmd, cmd.Start()
+		}
+	default:
+		t.Fatalf("no way to start a command called %q", how)
+	}
+	pw.Close()
+	if err != nil {
+		t.Fatalf("starting %q: %v", cmd.Args, err)
+	}
+	out, err := io.ReadAll(pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), run.Wait()
+}
+
+// readySpare waits until sb has a spare helper ready and returns its
+// process id.
+func readySpare(t *testing.T, sb *Sandbox) int {
+	t.Helper()
+	if !sb.Warm() {
+		t.Fatal("no spare helper became ready")
+	}
+	sb.spares.mu.Lock()
+	defer sb.spares.mu.Unlock()
+	if sb.spares.spare == nil {
+		t.Fatal("the ready spare is gone")
+	}
+	return sb.spares.spare.cmd.Process.Pid
 }
 
 // mustFail fails the test unless script failed; it returns the output.

@@ -9,6 +9,22 @@ import (
 // this package run as the sandbox helper.
 const helperCommand = "__agenttui_sandbox"
 
+// spareCommand is the hidden first argument that makes a program linking
+// this package run as a spare helper: started ahead of time, it waits for one
+// command on its control socket (file descriptor 3). See spare_linux.go.
+const spareCommand = "__agenttui_sandbox_spare"
+
+// The bytes a spare sends the console on its control socket: spareReady once
+// it waits for a command; then, for the command, spareStarted once it is in
+// the command's folder and on its way to apply the sandbox and execute the
+// command, or spareRefused and the error number (four bytes, little-endian)
+// when it could not change to that folder.
+const (
+	spareReady   = 'r'
+	spareStarted = 's'
+	spareRefused = 'x'
+)
+
 // helperFailed is the exit status of a helper that could not apply the
 // sandbox; the command then never ran.
 const helperFailed = 125
@@ -49,4 +65,20 @@ func decodePolicy(s string) (policy, error) {
 		return p, fmt.Errorf("bad policy: %w", err)
 	}
 	return p, nil
+}
+
+// request is the one command a spare helper runs, in JSON on its control
+// socket; the command's standard input, output and error travel beside it
+// as file descriptors. Everything the command gets comes from here, decided
+// when the command was asked for, never from the spare's own start.
+type request struct {
+	// Path is the program to execute, Args its arguments from argv[0].
+	Path string   `json:"path"`
+	Args []string `json:"args"`
+	// Env is the command's whole environment, TMPDIR included.
+	Env []string `json:"env"`
+	// Dir is the absolute folder the command runs in.
+	Dir string `json:"dir"`
+	// Policy is what the sandbox lets the command do.
+	Policy policy `json:"policy"`
 }

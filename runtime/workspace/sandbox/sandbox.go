@@ -14,6 +14,12 @@
 // that file was replaced or deleted since it started (as "go install" and
 // "go run" do).
 //
+// Starting that helper, a whole Go program, costs more than the command
+// usually does. So Start keeps one spare helper started ahead of time and
+// waiting, unrestricted, for one command; it hands the command over, and the
+// spare applies the rules to itself and executes it (see spare_linux.go).
+// Close ends the spare.
+//
 // A sandboxed command may:
 //
 //   - read and execute anything;
@@ -138,6 +144,8 @@ type Sandbox struct {
 	network    bool
 	protectGit bool
 	abi        int
+	// spares keeps the spare helper that the next command starts from.
+	spares pool
 }
 
 // New returns the sandbox cfg asks for over workspace (absolute, with its
@@ -310,12 +318,69 @@ func (s *Sandbox) Why() string {
 	return ""
 }
 
-// Close removes the session's temporary folder and everything in it.
+// Close ends the spare helper, if one is waiting, and removes the session's
+// temporary folder and everything in it. Commands started before keep
+// running; none can be started after.
 func (s *Sandbox) Close() error {
-	if !s.Enabled() || s.temp == "" {
+	if !s.Enabled() {
+		return nil
+	}
+	s.spares.close()
+	if s.temp == "" {
 		return nil
 	}
 	return os.RemoveAll(s.temp)
+}
+
+// Start starts cmd, not yet started, in the sandbox, as Wrap and cmd.Start
+// would, and returns the command that runs it: its Process is the sandboxed
+// command's, in the process group cmd asked for, and its Wait and
+// ProcessState are the ones to use. cmd itself may be left unstarted.
+//
+// Where it can, Start hands cmd to the spare helper, which was started ahead
+// of time and is past the program's start-up: the spare applies the sandbox
+// to itself and executes cmd, so a command costs hardly more than an
+// unsandboxed one. The next spare starts in the background once no
+// sandboxed command runs, or once this one has run for 50 ms. cmd fits a
+// spare when its standard streams are files or nil, it has no ExtraFiles, no
+// Cancel or WaitDelay (CommandContext), and its SysProcAttr asks for nothing
+// but its own process group (Setpgid). Otherwise, or when there is no spare
+// or it died, Start starts a helper for cmd alone, as Wrap does.
+func (s *Sandbox) Start(cmd *exec.Cmd) (*exec.Cmd, error) {
+	if !s.Enabled() {
+		return nil, errors.New("sandbox: the sandbox is off")
+	}
+	if cmd.Err != nil {
+		return nil, cmd.Err
+	}
+	s.spares.begin()
+	run, ok, err := s.startOnSpare(cmd)
+	if !ok {
+		run = cmd
+		if err = s.Wrap(cmd); err == nil {
+			err = cmd.Start()
+		}
+	}
+	if err != nil {
+		s.spares.end()
+		return nil, err
+	}
+	s.spares.endAfter(run.Process.Pid)
+	return run, nil
+}
+
+// Warm makes sure a spare helper is ready for the next command: it starts
+// one when there is none, and waits until it is ready. It reports whether
+// one is: false when the sandbox is off or closed, or the spare could not
+// start. Commands do not need it, since Start keeps a spare by itself after
+// the first command; a program calls it (in a goroutine) to make its first
+// command fast too, and a test or benchmark to have a command find the spare
+// ready.
+func (s *Sandbox) Warm() bool {
+	if !s.Enabled() {
+		return false
+	}
+	return s.spares.warm()
 }
 
 // Wrap turns cmd, not yet started, into the command that runs it in the
@@ -336,16 +401,22 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	if err != nil {
 		return err
 	}
-	env := cmd.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	cmd.Env = append(slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
-		return strings.HasPrefix(kv, "TMPDIR=")
-	}), "TMPDIR="+s.temp)
+	cmd.Env = s.commandEnv(cmd.Env)
 	cmd.Args = append([]string{"agenttui-sandbox", helperCommand, arg, cmd.Path}, cmd.Args...)
 	cmd.Path = helperPath()
 	return nil
+}
+
+// commandEnv is the environment of a sandboxed command whose exec.Cmd has
+// env: env, or this program's when nil, with TMPDIR naming the temporary
+// folder.
+func (s *Sandbox) commandEnv(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	return append(slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		return strings.HasPrefix(kv, "TMPDIR=")
+	}), "TMPDIR="+s.temp)
 }
 
 // policy is what the helper enforces for this sandbox.
