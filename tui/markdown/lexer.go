@@ -1,0 +1,331 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/dlclark/regexp2/v2"
+	"github.com/dlclark/regexp2/v2/syntax"
+)
+
+// fastLexer tokenises text into exactly the tokens of a chroma regular
+// expression lexer, in a fraction of the time.
+//
+// Chroma tries the rules of the current state one after another at the
+// current position, each through the full machinery of a regular
+// expression match (a match object, a runner, a timeout watch), and most
+// fail on their first character: lexing a few code blocks took half the time
+// of rendering an answer. A fastLexer knows, for each rule, which characters
+// a match can start with (the regular expression engine's own analysis of
+// the pattern), and tries only the rules that can match at the character
+// in front of it. Everything else — the rules, their order, the emitters,
+// the mutators, the state stack — is chroma's, driven the way chroma's
+// LexerState.Iterator drives it, so the tokens are the same.
+type fastLexer struct {
+	chroma.Lexer // the chroma lexer, for its Config and everything else
+	re           *chroma.RegexLexer
+	registry     *chroma.LexerRegistry
+	// compiled holds the rules as chroma compiles them, which is what
+	// emitters and mutators see; states holds them with their first
+	// characters, in the same order.
+	compiled chroma.CompiledRules
+	states   map[string][]fastRule
+}
+
+// fastRule is a compiled rule and the characters a match of it can start
+// with.
+type fastRule struct {
+	*chroma.CompiledRule
+	// first is nil when the rule may match at any character (it can
+	// match the empty string, or the analysis knows no better).
+	first *syntax.Prefix
+	// unnamed is set when neither the rule's emitter nor its mutator can
+	// read the named groups of its match (it emits one token type, and
+	// pushes or pops states at most), so they need not be collected.
+	unnamed bool
+}
+
+// matchTimeout is chroma's bound on one match of one rule.
+const matchTimeout = 250 * time.Millisecond
+
+// fastLexers holds the fastLexer of each chroma lexer, built on first use.
+var fastLexers sync.Map // *chroma.RegexLexer → *fastLexer (or error)
+
+// fastLexerFor returns a fastLexer that gives l's tokens, or l itself when
+// l is not a regular expression lexer (a delegating lexer, say) or its
+// rules cannot be compiled.
+func fastLexerFor(l chroma.Lexer) chroma.Lexer {
+	re, ok := l.(*chroma.RegexLexer)
+	if !ok {
+		return l
+	}
+	if v, ok := fastLexers.Load(re); ok {
+		if f, ok := v.(*fastLexer); ok {
+			return f
+		}
+		return l
+	}
+	f, err := newFastLexer(re)
+	if err != nil {
+		fastLexers.Store(re, err)
+		return l
+	}
+	v, _ := fastLexers.LoadOrStore(re, f)
+	if f, ok := v.(*fastLexer); ok {
+		return f
+	}
+	return l
+}
+
+// newFastLexer compiles re's rules as chroma does (RegexLexer.maybeCompile)
+// and works out each rule's first characters.
+func newFastLexer(re *chroma.RegexLexer) (*fastLexer, error) {
+	raw, err := re.Rules()
+	if err != nil {
+		return nil, err
+	}
+	config := re.Config()
+	flags := ""
+	if !config.NotMultiline {
+		flags += "m"
+	}
+	if config.CaseInsensitive {
+		flags += "i"
+	}
+	if config.DotAll {
+		flags += "s"
+	}
+	compiled := chroma.CompiledRules{}
+	first := map[*chroma.CompiledRule]*syntax.Prefix{}
+	for state, rules := range raw {
+		compiled[state] = nil
+		for i, rule := range rules {
+			pattern := "(?:" + rule.Pattern + ")"
+			if flags != "" {
+				pattern = "(?" + flags + ")" + pattern
+			}
+			rx, err := regexp2.Compile(`\G` + pattern)
+			if err != nil {
+				return nil, fmt.Errorf("%s: rule %s.%d: %w", config.Name, state, i, err)
+			}
+			rx.MatchTimeout = matchTimeout
+			cr := &chroma.CompiledRule{Rule: rule, Regexp: rx}
+			compiled[state] = append(compiled[state], cr)
+			first[cr] = firstChars(pattern)
+		}
+	}
+	// Rules that change the rules (include, combined) do so now, as in
+	// chroma, each once.
+restart:
+	seen := map[chroma.LexerMutator]bool{}
+	for state := range compiled {
+		for i := range len(compiled[state]) {
+			m, ok := compiled[state][i].Mutator.(chroma.LexerMutator)
+			if !ok {
+				continue
+			}
+			if seen[m] {
+				return nil, fmt.Errorf("%s: mutator %T seen twice", config.Name, m)
+			}
+			seen[m] = true
+			if err := m.MutateLexer(compiled, state, i); err != nil {
+				return nil, err
+			}
+			goto restart
+		}
+	}
+	states := make(map[string][]fastRule, len(compiled))
+	for state, rules := range compiled {
+		fr := make([]fastRule, len(rules))
+		for i, cr := range rules {
+			fr[i] = fastRule{CompiledRule: cr, first: first[cr], unnamed: unnamed(cr.Rule)}
+		}
+		states[state] = fr
+	}
+	return &fastLexer{Lexer: re, re: re, registry: lexers.GlobalLexerRegistry, compiled: compiled, states: states}, nil
+}
+
+// firstChars returns the characters a match of pattern can start with, as
+// the regular expression engine works them out for its own searches; nil
+// when any character may start one (the pattern can match nothing at all,
+// or looks ahead or behind in a way the analysis does not follow).
+func firstChars(pattern string) *syntax.Prefix {
+	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
+	if err != nil {
+		return nil
+	}
+	code, err := syntax.Write(tree)
+	if err != nil || code.FcPrefix == nil || code.RightToLeft {
+		return nil
+	}
+	code.PrepareCharSetASCIIBitmaps()
+	return code.FcPrefix
+}
+
+// unnamed reports whether rule's emitter and mutator are of kinds known not
+// to read the named groups of a match.
+func unnamed(rule chroma.Rule) bool {
+	if _, ok := rule.Type.(chroma.TokenType); !ok && rule.Type != nil {
+		return false
+	}
+	if rule.Mutator == nil {
+		return true
+	}
+	m, ok := rule.Mutator.(chroma.SerialisableMutator)
+	return ok && (m.MutatorKind() == "push" || m.MutatorKind() == "pop")
+}
+
+// canStart reports whether a match of the rule can start with r.
+func (f fastRule) canStart(r rune) bool {
+	if f.first == nil {
+		return true
+	}
+	if f.first.CaseInsensitive {
+		r = unicode.ToLower(r)
+	}
+	return f.first.PrefixSet.CharIn(r)
+}
+
+// Tokenise returns an iterator over the tokens of text; see
+// chroma.RegexLexer.Tokenise.
+func (f *fastLexer) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
+	if options == nil {
+		options = &chroma.TokeniseOptions{State: "root", EnsureLF: true}
+	}
+	if options.EnsureLF {
+		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	}
+	newlineAdded := false
+	if !options.Nested && f.Config().EnsureNL && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+		newlineAdded = true
+	}
+	s := &fastState{
+		f:            f,
+		initial:      options.State,
+		newlineAdded: newlineAdded,
+		LexerState: chroma.LexerState{
+			Lexer:          f.re,
+			Registry:       f.registry,
+			Text:           []rune(text),
+			Stack:          []string{options.State},
+			Rules:          f.compiled,
+			MutatorContext: map[any]any{},
+		},
+	}
+	return s.next, nil
+}
+
+// fastState is one run of a fastLexer over one text.
+type fastState struct {
+	chroma.LexerState
+	f            *fastLexer
+	initial      string // the state the run started in
+	newlineAdded bool   // whether Tokenise added a newline to the text
+	iterators    []chroma.Iterator
+}
+
+// next returns the next token; it is chroma.LexerState.Iterator with the
+// rules tried only where they can match.
+func (s *fastState) next() chroma.Token {
+	l := &s.LexerState
+	end := len(l.Text)
+	if s.newlineAdded {
+		end--
+	}
+	for l.Pos < end && len(l.Stack) > 0 {
+		if t, ok := s.drain(); ok {
+			return t
+		}
+		l.State = l.Stack[len(l.Stack)-1]
+		rules, ok := s.f.states[l.State]
+		if !ok {
+			panic("unknown state " + l.State)
+		}
+		rule, groups, named := s.match(rules)
+		if groups == nil {
+			// As in chroma: an unmatched newline outside the first
+			// state goes back to it; anything else is an error token.
+			if l.Text[l.Pos] == '\n' && l.State != s.initial {
+				l.Stack = []string{s.initial}
+				continue
+			}
+			l.Pos++
+			return chroma.Token{Type: chroma.Error, Value: string(l.Text[l.Pos-1 : l.Pos])}
+		}
+		l.Groups = groups
+		l.NamedGroups = named
+		l.Pos += utf8.RuneCountInString(groups[0])
+		if rule.Mutator != nil {
+			if err := rule.Mutator.Mutate(l); err != nil {
+				panic(err)
+			}
+		}
+		if rule.Type != nil {
+			s.iterators = append(s.iterators, rule.Type.Emit(l.Groups, l))
+		}
+	}
+	if t, ok := s.drain(); ok {
+		return t
+	}
+	if l.Pos != len(l.Text) && len(l.Stack) == 0 {
+		value := string(l.Text[l.Pos:])
+		l.Pos = len(l.Text)
+		return chroma.Token{Type: chroma.Error, Value: value}
+	}
+	return chroma.EOF
+}
+
+// drain returns the next token of the emitted iterators, if they have one.
+func (s *fastState) drain() (chroma.Token, bool) {
+	for len(s.iterators) > 0 {
+		n := len(s.iterators) - 1
+		t := s.iterators[n]()
+		if t.Type == chroma.Ignore {
+			continue
+		}
+		if t == chroma.EOF {
+			s.iterators = s.iterators[:n]
+			continue
+		}
+		return t, true
+	}
+	return chroma.EOF, false
+}
+
+// match returns the first rule that matches at the current position, with
+// its groups and named groups; nil groups when none does. It sets l.Rule.
+func (s *fastState) match(rules []fastRule) (*chroma.CompiledRule, []string, map[string]string) {
+	l := &s.LexerState
+	at := l.Text[l.Pos]
+	for i, rule := range rules {
+		if !rule.canStart(at) {
+			continue
+		}
+		m, err := rule.Regexp.FindRunesMatchStartingAt(l.Text, l.Pos)
+		if m == nil || err != nil || m.RuneIndex != l.Pos {
+			continue
+		}
+		all := m.Groups()
+		groups := make([]string, len(all))
+		var named map[string]string
+		if !rule.unnamed {
+			named = make(map[string]string, len(all))
+		}
+		for i, g := range all {
+			groups[i] = g.String()
+			if named != nil {
+				named[g.Name] = groups[i]
+			}
+		}
+		l.Rule = i
+		return rule.CompiledRule, groups, named
+	}
+	return nil, nil, nil
+}
