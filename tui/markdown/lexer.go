@@ -45,6 +45,9 @@ type fastRule struct {
 	// first is nil when the rule may match at any character (it can
 	// match the empty string, or the analysis knows no better).
 	first *syntax.Prefix
+	// ascii has bit c set when first allows the ASCII character c, so
+	// that most characters are looked up with one test.
+	ascii [2]uint64
 	// unnamed is set when neither the rule's emitter nor its mutator can
 	// read the named groups of its match (it emits one token type, and
 	// pushes or pops states at most), so they need not be collected.
@@ -145,6 +148,11 @@ restart:
 		fr := make([]fastRule, len(rules))
 		for i, cr := range rules {
 			fr[i] = fastRule{CompiledRule: cr, first: first[cr], unnamed: unnamed(cr.Rule)}
+			for c := rune(0); c < 128; c++ {
+				if fr[i].startsWith(c) {
+					fr[i].ascii[c/64] |= 1 << (c % 64)
+				}
+			}
 		}
 		states[state] = fr
 	}
@@ -182,7 +190,16 @@ func unnamed(rule chroma.Rule) bool {
 }
 
 // canStart reports whether a match of the rule can start with r.
-func (f fastRule) canStart(r rune) bool {
+func (f *fastRule) canStart(r rune) bool {
+	if r < 128 {
+		return f.ascii[r/64]&(1<<(r%64)) != 0
+	}
+	return f.startsWith(r)
+}
+
+// startsWith reports whether first allows r, as the regular expression
+// engine tests it (FindFirstChar).
+func (f *fastRule) startsWith(r rune) bool {
 	if f.first == nil {
 		return true
 	}
@@ -304,7 +321,8 @@ func (s *fastState) drain() (chroma.Token, bool) {
 func (s *fastState) match(rules []fastRule) (*chroma.CompiledRule, []string, map[string]string) {
 	l := &s.LexerState
 	at := l.Text[l.Pos]
-	for i, rule := range rules {
+	for i := range rules {
+		rule := &rules[i]
 		if !rule.canStart(at) {
 			continue
 		}

@@ -101,21 +101,37 @@ func (r *Renderer) setUp() {
 
 // render converts src as glamour does (glamour.TermRenderer.Render), with
 // its ANSI renderer, except that code blocks are highlighted beforehand,
-// once whatever the width (see highlightCode).
+// once whatever the width, and put in afterwards (see highlightCode).
 func (r *Renderer) render(src string, width int) (string, error) {
-	source := []byte(src)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	md := r.converter(width)
+	out, done, err := r.convert(md, src, width, true)
+	if err == nil && !done {
+		out, _, err = r.convert(md, src, width, false)
+	}
+	return out, err
+}
+
+// convert converts src with md. With mark set, code lines that fit are
+// marked and spliced in after glamour is done; done is false if one did not
+// fit after all, and then src must be converted again without marks.
+func (r *Renderer) convert(md goldmark.Markdown, src string, width int, mark bool) (out string, done bool, err error) {
+	source := []byte(src)
 	doc := md.Parser().Parse(text.NewReader(source))
+	var highlighted [][]string
 	if r.code != nil {
-		source = r.code.highlightCode(doc, source)
+		source, highlighted = r.code.highlightCode(doc, source, width, mark)
 	}
 	var b bytes.Buffer
 	if err := md.Renderer().Render(&b, source, doc); err != nil {
-		return "", err
+		return "", false, err
 	}
-	return b.String(), nil
+	if highlighted == nil {
+		return b.String(), true, nil
+	}
+	out, done = splice(b.String(), highlighted)
+	return out, done, nil
 }
 
 // converter returns the Markdown converter that wraps at width. r.mu is

@@ -360,6 +360,55 @@ func TestCodeIsHighlightedOnceWhateverTheWidth(t *testing.T) {
 	}
 }
 
+// TestSplicedCodeIsAsGlamourWritesIt checks that code lines marked for
+// glamour and spliced in afterwards come out exactly as glamour writes the
+// highlighted code it is given, at widths where glamour wraps code lines
+// and where it does not, in lists and quotes.
+func TestSplicedCodeIsAsGlamourWritesIt(t *testing.T) {
+	docs := []string{
+		answer,
+		longAnswer(1),
+		"- item\n\n  ```go\n  func x() { return }\n  ```\n\n  > ```python\n  > def f(a, b): return a + b  # sum\n  > ```\n\n1. one\n   1. two\n      ```bash\n      echo \"$HOME\" | tr a-z A-Z\n      ```\n",
+		"```js\n" + strings.Repeat("let a = [1, 2, 3].map((x) => x * 2); ", 4) + "\n\n   \n```\n\n    indented code, with a comma\n",
+	}
+	for _, p := range []termenv.Profile{termenv.ANSI, termenv.TrueColor} {
+		r := New(p, true).setUpOnce()
+		for _, doc := range docs {
+			src := prepare(doc)
+			for width := 8; width <= 130; width += 6 {
+				md := r.converter(width)
+				want, _, err := r.convert(md, src, width, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, done, err := r.convert(md, src, width, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !done {
+					// Glamour wrapped a marked line: Render converts
+					// again without marks, which gives want.
+					continue
+				}
+				if got != want {
+					t.Fatalf("profile %v width %d: spliced\n%q\nglamour\n%q", p, width, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestSpliceRefusesAWrappedLine(t *testing.T) {
+	hl := [][]string{{"\x1b[1mfunc\x1b[0m \x1b[2mf()\x1b[0m"}}
+	if _, ok := splice("  f\x1b[0;0zunc\n  f()\x1b[0m\n", hl); ok {
+		t.Fatal("a marked line glamour wrapped was spliced")
+	}
+	out, ok := splice("> f\x1b[0;0zunc f()\x1b[0m   \n", hl)
+	if want := "\x1b[1m\x1b[0m> " + hl[0][0] + "   \n"; !ok || out != want {
+		t.Fatalf("spliced %q, want %q", out, want)
+	}
+}
+
 func TestHighlightFollowsTheProfile(t *testing.T) {
 	code := "```go\nfunc main() {\n\tx := \"s\" // note\n}\n```"
 	sgr := regexp.MustCompile(`\x1b\[([0-9;]*)m`)
