@@ -2,9 +2,11 @@ package markdown
 
 import (
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
@@ -178,7 +180,8 @@ func sequence(p termenv.Profile, e chroma.StyleEntry) string {
 // highlightCode highlights the code blocks of doc, parsed from source, and
 // turns them into fenced blocks of the language verbatim, appended to
 // source; it returns the source to render doc from, and the highlighted
-// lines, which splice puts into the rendered document.
+// lines (nil when none is marked), which splice puts into the rendered
+// document once they are done.
 //
 // Glamour is given each block's code as plain text, each line marked with an
 // escape sequence after its first character that says which line it is, and
@@ -193,7 +196,7 @@ func sequence(p termenv.Profile, e chroma.StyleEntry) string {
 // less the room its container takes, is given to glamour highlighted, as
 // are all blocks when mark is false: splicing a wrapped line back is not
 // worth its trouble.
-func (h *highlighter) highlightCode(doc ast.Node, source []byte, width int, mark bool) ([]byte, [][]string) {
+func (h *highlighter) highlightCode(doc ast.Node, source []byte, width int, mark bool) ([]byte, *spliced) {
 	var blocks []ast.Node
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if entering && (n.Kind() == ast.KindFencedCodeBlock || n.Kind() == ast.KindCodeBlock) {
@@ -209,7 +212,9 @@ func (h *highlighter) highlightCode(doc ast.Node, source []byte, width int, mark
 	start := len(out)
 	out = append(out, verbatim...)
 	info := text.NewSegment(start, len(out))
-	highlighted := make([][]string, len(blocks))
+	sp := &spliced{lines: make([][]string, len(blocks))}
+	var todo []codeBlock // the marked blocks, highlighted while glamour renders
+	var at []int         // their indices
 	for b, n := range blocks {
 		lang := ""
 		if f, ok := n.(*ast.FencedCodeBlock); ok && f.Info != nil {
@@ -223,36 +228,57 @@ func (h *highlighter) highlightCode(doc ast.Node, source []byte, width int, mark
 			seg := lines.At(i)
 			code.Write(seg.Value(source))
 		}
-		hl := h.highlight(lang, code.String())
 		start := len(out)
 		plain := strings.Split(code.String(), "\n")
 		if !mark || !fits(plain, width-room(n)) {
-			out = append(out, hl...)
+			out = append(out, h.highlight(lang, code.String())...)
 		} else {
-			// The highlighted text has the code's lines, and a line is
-			// empty in one when it is in the other.
-			highlighted[b] = strings.Split(hl, "\n")
-		}
-		for i, line := range plain {
-			if highlighted[b] == nil {
-				break
-			}
-			if i > 0 {
-				out = append(out, '\n')
-			}
-			if line != "" {
-				_, first := utf8.DecodeRuneInString(line)
-				out = append(out, line[:first]...)
-				out = appendMark(out, b, i)
-				out = append(out, line[first:]...)
-				out = append(out, "\x1b[0m"...)
+			todo = append(todo, codeBlock{lang, code.String()})
+			at = append(at, b)
+			for i, line := range plain {
+				if i > 0 {
+					out = append(out, '\n')
+				}
+				if line != "" {
+					_, first := utf8.DecodeRuneInString(line)
+					out = append(out, line[:first]...)
+					out = appendMark(out, b, i)
+					out = append(out, line[first:]...)
+					out = append(out, "\x1b[0m"...)
+				}
 			}
 		}
 		fenced := ast.NewFencedCodeBlock(ast.NewTextSegment(info))
 		fenced.Lines().Append(text.NewSegment(start, len(out)))
 		n.Parent().ReplaceChild(n.Parent(), n, fenced)
 	}
-	return out, highlighted
+	if len(todo) == 0 {
+		return out, nil
+	}
+	// Lexing takes as long as glamour's rendering or more: it is done on
+	// other cores meanwhile, when there are any.
+	workers := min(len(todo), max(1, runtime.GOMAXPROCS(0)-1))
+	var next atomic.Int32
+	sp.done.Add(workers)
+	for range workers {
+		go func() {
+			defer sp.done.Done()
+			for j := int(next.Add(1)) - 1; j < len(todo); j = int(next.Add(1)) - 1 {
+				// The highlighted text has the code's lines, and a line
+				// is empty in one when it is in the other.
+				sp.lines[at[j]] = strings.Split(h.highlight(todo[j].lang, todo[j].code), "\n")
+			}
+		}()
+	}
+	return out, sp
+}
+
+// spliced is the highlighted lines of the marked code blocks of a document:
+// lines[n][i] is line i of block n, nil for a block that is not marked. They
+// are ready once done is.
+type spliced struct {
+	done  sync.WaitGroup
+	lines [][]string
 }
 
 // room returns at least as many columns as the containers of code block n
@@ -297,6 +323,9 @@ func appendMark(b []byte, n, i int) []byte {
 // line. It reports false, and out is to be rendered again from
 // highlighted code, if glamour wrapped a marked line after all.
 func splice(out string, highlighted [][]string) (string, bool) {
+	if highlighted == nil {
+		return out, true
+	}
 	var b strings.Builder
 	b.Grow(len(out) * 3)
 	pos := 0 // out[:pos] is in b

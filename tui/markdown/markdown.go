@@ -119,18 +119,20 @@ func (r *Renderer) render(src string, width int) (string, error) {
 func (r *Renderer) convert(md goldmark.Markdown, src string, width int, mark bool) (out string, done bool, err error) {
 	source := []byte(src)
 	doc := md.Parser().Parse(text.NewReader(source))
-	var highlighted [][]string
+	var sp *spliced
 	if r.code != nil {
-		source, highlighted = r.code.highlightCode(doc, source, width, mark)
+		source, sp = r.code.highlightCode(doc, source, width, mark)
 	}
 	var b bytes.Buffer
-	if err := md.Renderer().Render(&b, source, doc); err != nil {
+	err = md.Renderer().Render(&b, source, doc)
+	if sp == nil {
+		return b.String(), true, err
+	}
+	sp.done.Wait()
+	if err != nil {
 		return "", false, err
 	}
-	if highlighted == nil {
-		return b.String(), true, nil
-	}
-	out, done = splice(b.String(), highlighted)
+	out, done = splice(b.String(), sp.lines)
 	return out, done, nil
 }
 
@@ -295,6 +297,26 @@ func finish(out string, width int) []string {
 // nothing becomes "".
 func fit(l string, width int) string {
 	styled := strings.Contains(l, "\x1b")
+	if styled {
+		if end, w, ok := asciiEnd(l); ok {
+			// The common case, worked out in one pass: glamour pads
+			// its lines with spaces to the width.
+			switch {
+			case end < 0:
+				return ""
+			case w > width:
+				l = xansi.Truncate(l, width-1, "") + "…"
+			case end < len(l):
+				l = l[:end] + sgrOnly(l[end:])
+			}
+			return l + "\x1b[0m"
+		}
+	}
+	return fitAny(l, width, styled)
+}
+
+// fitAny is fit for any line.
+func fitAny(l string, width int, styled bool) string {
 	text := l
 	if styled {
 		text = xansi.Strip(l)
@@ -321,6 +343,50 @@ func fit(l string, width int) string {
 		l += "\x1b[0m"
 	}
 	return l
+}
+
+// asciiEnd returns, for a line whose escape sequences are all SGR (it has
+// been through sanitize.Styled), where its last visible character other
+// than a space ends and how many columns the line takes up to there; end
+// is -1 when it shows nothing but spaces. ok is false, and the rest
+// meaningless, when it shows a character that is not ASCII.
+func asciiEnd(l string) (end, width int, ok bool) {
+	end, cols := -1, 0
+	for i := 0; i < len(l); i++ {
+		switch c := l[i]; {
+		case c == 0x1b:
+			m := strings.IndexByte(l[i:], 'm')
+			if m < 0 {
+				return 0, 0, false
+			}
+			i += m
+		case c >= 0x80:
+			return 0, 0, false
+		default:
+			cols++
+			if c != ' ' {
+				end, width = i+1, cols
+			}
+		}
+	}
+	return end, width, true
+}
+
+// sgrOnly returns the escape sequences of s, an SGR-only tail of spaces:
+// what xansi.Truncate keeps of the part of a line it cuts off. Without its
+// padding, a styled line ends where its text does: a background colour on
+// the padding would paint a block.
+func sgrOnly(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, 0x1b)
+		if i < 0 {
+			return b.String()
+		}
+		m := strings.IndexByte(s[i:], 'm')
+		b.WriteString(s[i : i+m+1])
+		s = s[i+m+1:]
+	}
 }
 
 // ascii reports whether s is all ASCII, so that its width is its length.

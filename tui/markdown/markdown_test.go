@@ -11,6 +11,8 @@ import (
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/agenttui/agenttui/internal/sanitize"
 	"github.com/muesli/termenv"
 )
 
@@ -108,6 +110,27 @@ func TestEveryLineFits(t *testing.T) {
 				if strings.Contains(l, "\x1b") && !strings.HasSuffix(l, "\x1b[0m") {
 					t.Fatalf("line %d does not reset its styling: %q", i, l)
 				}
+			}
+		}
+	}
+}
+
+func TestFitIsFitAnyForASCII(t *testing.T) {
+	var lines []string
+	for _, p := range []termenv.Profile{termenv.ANSI, termenv.TrueColor} {
+		for _, w := range []int{9, 30, 118} {
+			out, err := New(p, true).setUpOnce().render(prepare(answer+"\n\n"+longAnswer(0)), w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, strings.Split(sanitize.Styled(out), "\n")...)
+		}
+	}
+	lines = append(lines, "\x1b[1m  \x1b[0m", "\x1b[1ma\x1b[0m \x1b[2m \x1b[0m", " \x1b[1m", "x")
+	for _, l := range lines {
+		for _, w := range []int{1, 5, 40, 200} {
+			if got, want := fit(l, w), fitAny(l, w, strings.Contains(l, "\x1b")); got != want {
+				t.Fatalf("fit(%q, %d) = %q, want %q", l, w, got, want)
 			}
 		}
 	}
