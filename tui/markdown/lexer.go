@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -32,10 +33,23 @@ type fastLexer struct {
 	re           *chroma.RegexLexer
 	registry     *chroma.LexerRegistry
 	// compiled holds the rules as chroma compiles them, which is what
-	// emitters and mutators see; states holds them with their first
-	// characters, in the same order.
+	// emitters and mutators see, and states the same with their first
+	// characters, in the same order. A state's regular expressions are
+	// compiled when the state is first entered: a code block enters few of
+	// a lexer's states, and compiling them all took longer than lexing.
 	compiled chroma.CompiledRules
-	states   map[string][]fastRule
+	states   map[string]*lazyState
+
+	mu       sync.Mutex                      // guards patterns, each rule's Regexp while it is nil, and prefixes
+	patterns map[*chroma.CompiledRule]string // each rule's pattern with its flags, not anchored
+	prefixes map[*chroma.CompiledRule]*syntax.Prefix
+}
+
+// lazyState is a state's rules, and once they are compiled, the same with
+// their first characters.
+type lazyState struct {
+	rules []*chroma.CompiledRule
+	ready atomic.Pointer[[]fastRule]
 }
 
 // fastRule is a compiled rule and the characters a match of it can start
@@ -86,8 +100,8 @@ func fastLexerFor(l chroma.Lexer) chroma.Lexer {
 	return l
 }
 
-// newFastLexer compiles re's rules as chroma does (RegexLexer.maybeCompile)
-// and works out each rule's first characters.
+// newFastLexer lays re's rules out as chroma does (RegexLexer.maybeCompile),
+// leaving their regular expressions to be compiled state by state.
 func newFastLexer(re *chroma.RegexLexer) (*fastLexer, error) {
 	raw, err := re.Rules()
 	if err != nil {
@@ -104,32 +118,27 @@ func newFastLexer(re *chroma.RegexLexer) (*fastLexer, error) {
 	if config.DotAll {
 		flags += "s"
 	}
-	compiled := chroma.CompiledRules{}
-	first := map[*chroma.CompiledRule]*syntax.Prefix{}
+	f := &fastLexer{Lexer: re, re: re, registry: lexers.GlobalLexerRegistry, compiled: chroma.CompiledRules{},
+		patterns: map[*chroma.CompiledRule]string{}, prefixes: map[*chroma.CompiledRule]*syntax.Prefix{}}
 	for state, rules := range raw {
-		compiled[state] = nil
-		for i, rule := range rules {
+		f.compiled[state] = nil
+		for _, rule := range rules {
 			pattern := "(?:" + rule.Pattern + ")"
 			if flags != "" {
 				pattern = "(?" + flags + ")" + pattern
 			}
-			rx, err := regexp2.Compile(`\G` + pattern)
-			if err != nil {
-				return nil, fmt.Errorf("%s: rule %s.%d: %w", config.Name, state, i, err)
-			}
-			rx.MatchTimeout = matchTimeout
-			cr := &chroma.CompiledRule{Rule: rule, Regexp: rx}
-			compiled[state] = append(compiled[state], cr)
-			first[cr] = firstChars(pattern)
+			cr := &chroma.CompiledRule{Rule: rule}
+			f.compiled[state] = append(f.compiled[state], cr)
+			f.patterns[cr] = pattern
 		}
 	}
 	// Rules that change the rules (include, combined) do so now, as in
 	// chroma, each once.
 restart:
 	seen := map[chroma.LexerMutator]bool{}
-	for state := range compiled {
-		for i := range len(compiled[state]) {
-			m, ok := compiled[state][i].Mutator.(chroma.LexerMutator)
+	for state := range f.compiled {
+		for i := range len(f.compiled[state]) {
+			m, ok := f.compiled[state][i].Mutator.(chroma.LexerMutator)
 			if !ok {
 				continue
 			}
@@ -137,26 +146,53 @@ restart:
 				return nil, fmt.Errorf("%s: mutator %T seen twice", config.Name, m)
 			}
 			seen[m] = true
-			if err := m.MutateLexer(compiled, state, i); err != nil {
+			if err := m.MutateLexer(f.compiled, state, i); err != nil {
 				return nil, err
 			}
 			goto restart
 		}
 	}
-	states := make(map[string][]fastRule, len(compiled))
-	for state, rules := range compiled {
-		fr := make([]fastRule, len(rules))
-		for i, cr := range rules {
-			fr[i] = fastRule{CompiledRule: cr, first: first[cr], unnamed: unnamed(cr.Rule)}
-			for c := rune(0); c < 128; c++ {
-				if fr[i].startsWith(c) {
-					fr[i].ascii[c/64] |= 1 << (c % 64)
-				}
+	f.states = make(map[string]*lazyState, len(f.compiled))
+	for state, rules := range f.compiled {
+		f.states[state] = &lazyState{rules: rules}
+	}
+	return f, nil
+}
+
+// rules returns the compiled rules of state, compiling them if they are not
+// yet; false if the lexer has no such state.
+func (f *fastLexer) rules(state string) ([]fastRule, bool) {
+	ls, ok := f.states[state]
+	if !ok {
+		return nil, false
+	}
+	if r := ls.ready.Load(); r != nil {
+		return *r, true
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if r := ls.ready.Load(); r != nil {
+		return *r, true
+	}
+	fr := make([]fastRule, len(ls.rules))
+	for i, cr := range ls.rules {
+		pattern := f.patterns[cr]
+		if cr.Regexp == nil {
+			// Chroma has compiled the same pattern (Rules does), so
+			// it compiles.
+			cr.Regexp = regexp2.MustCompile(`\G` + pattern)
+			cr.Regexp.MatchTimeout = matchTimeout
+			f.prefixes[cr] = firstChars(pattern)
+		}
+		fr[i] = fastRule{CompiledRule: cr, first: f.prefixes[cr], unnamed: unnamed(cr.Rule)}
+		for c := rune(0); c < 128; c++ {
+			if fr[i].startsWith(c) {
+				fr[i].ascii[c/64] |= 1 << (c % 64)
 			}
 		}
-		states[state] = fr
 	}
-	return &fastLexer{Lexer: re, re: re, registry: lexers.GlobalLexerRegistry, compiled: compiled, states: states}, nil
+	ls.ready.Store(&fr)
+	return fr, true
 }
 
 // firstChars returns the characters a match of pattern can start with, as
@@ -261,7 +297,7 @@ func (s *fastState) next() chroma.Token {
 			return t
 		}
 		l.State = l.Stack[len(l.Stack)-1]
-		rules, ok := s.f.states[l.State]
+		rules, ok := s.f.rules(l.State)
 		if !ok {
 			panic("unknown state " + l.State)
 		}
