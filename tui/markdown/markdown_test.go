@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
@@ -282,17 +284,21 @@ func BenchmarkRender(b *testing.B) {
 		texts := answers(b.N)
 		b.ReportAllocs()
 		b.ResetTimer()
+		cpu := cpuTime()
 		for i := 0; i < b.N; i++ {
 			r.Doc(texts[i]).Lines(118)
 		}
+		reportCPU(b, cpu)
 	})
 	b.Run("cold", func(b *testing.B) {
 		texts := answers(b.N)
 		b.ReportAllocs()
 		b.ResetTimer()
+		cpu := cpuTime()
 		for i := 0; i < b.N; i++ {
 			New(termenv.ANSI256, true).Doc(texts[i]).Lines(118)
 		}
+		reportCPU(b, cpu)
 	})
 	b.Run("resized", func(b *testing.B) {
 		r := New(termenv.ANSI256, true)
@@ -319,6 +325,23 @@ func BenchmarkRender(b *testing.B) {
 			d.Lines(118)
 		}
 	})
+}
+
+// cpuTime returns the CPU time the process has used, user and system: on a
+// shared machine it is steadier than the time on the clock, and it counts
+// the work done on other cores (lexing, garbage collection).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time used since start, per operation.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 func TestUnnamedFencesArePlainText(t *testing.T) {
