@@ -33,17 +33,22 @@ type highlighter struct {
 	profile termenv.Profile
 	theme   map[chroma.TokenType]string
 
-	mu    sync.Mutex // guards cache and order
+	mu    sync.Mutex // guards cache, order and size
 	cache map[codeBlock]string
 	order []codeBlock // the cached blocks, oldest first
+	size  int         // the bytes of code and highlighting cached
 }
 
 // codeBlock is a code block's language and text.
 type codeBlock struct{ lang, code string }
 
-// cachedBlocks bounds how many highlighted code blocks a Renderer keeps: a
-// few answers' worth, so that drawing them at another width lexes nothing.
-const cachedBlocks = 64
+// cachedBlocks and cachedBytes bound how many highlighted code blocks a
+// Renderer keeps, and how much of them: a few answers' worth, so that
+// drawing them at another width lexes nothing.
+const (
+	cachedBlocks = 64
+	cachedBytes  = 4 << 20
+)
 
 // newHighlighter returns the highlighter of code blocks styled by rules for
 // a terminal with colour profile p, or nil when rules ask for no
@@ -402,14 +407,18 @@ func (h *highlighter) highlight(lang, code string) string {
 		return out
 	}
 	out = h.format(lexerOf(lang), code)
+	size := len(code) + len(out)
 	h.mu.Lock()
-	if _, ok := h.cache[key]; !ok {
-		if len(h.order) >= cachedBlocks {
-			delete(h.cache, h.order[0])
+	if _, ok := h.cache[key]; !ok && size <= cachedBytes {
+		for len(h.order) >= cachedBlocks || h.size+size > cachedBytes {
+			old := h.order[0]
+			h.size -= len(old.code) + len(h.cache[old])
+			delete(h.cache, old)
 			h.order = h.order[1:]
 		}
 		h.cache[key] = out
 		h.order = append(h.order, key)
+		h.size += size
 	}
 	h.mu.Unlock()
 	return out

@@ -455,6 +455,33 @@ func TestSpliceRefusesAWrappedLine(t *testing.T) {
 	}
 }
 
+func TestTheHighlightCacheIsBounded(t *testing.T) {
+	r := New(termenv.ANSI256, true).setUpOnce()
+	for i := range cachedBlocks + 10 {
+		r.code.highlight("go", fmt.Sprintf("x := %d\n", i))
+	}
+	if n := len(r.code.cache); n != cachedBlocks {
+		t.Fatalf("%d blocks cached, want %d", n, cachedBlocks)
+	}
+	// Two blocks of which each takes more than half the bytes: the second
+	// pushes the first out.
+	big := strings.Repeat("var x = 1\n", cachedBytes/200)
+	r.code.highlight("go", big)
+	if r.code.size < cachedBytes/2 {
+		t.Fatalf("a block takes %d bytes in the cache: make it bigger", r.code.size)
+	}
+	r.code.highlight("go", big+"\n")
+	if r.code.size > cachedBytes || len(r.code.cache) > cachedBlocks {
+		t.Fatalf("%d bytes in %d blocks cached", r.code.size, len(r.code.cache))
+	}
+	if _, ok := r.code.cache[codeBlock{"go", big + "\n"}]; !ok {
+		t.Fatal("the last block was not cached")
+	}
+	if _, ok := r.code.cache[codeBlock{"go", big}]; ok {
+		t.Fatal("the block before it was not pushed out")
+	}
+}
+
 func TestHighlightFollowsTheProfile(t *testing.T) {
 	code := "```go\nfunc main() {\n\tx := \"s\" // note\n}\n```"
 	sgr := regexp.MustCompile(`\x1b\[([0-9;]*)m`)
