@@ -125,6 +125,17 @@ func TestFastLexerOnChromasTestdata(t *testing.T) {
 	}
 }
 
+func FuzzFastLexerGivesChromasTokens(f *testing.F) {
+	names := []string{"go", "python", "javascript", "bash", "json", "yaml", "html", "sql", "rust", "c", "ruby", "php"}
+	for i, name := range names {
+		f.Add(uint8(i), samples[name])
+	}
+	f.Fuzz(func(t *testing.T, lang uint8, code string) {
+		name := names[int(lang)%len(names)]
+		checkSameTokens(t, name, lexers.Get(name), code)
+	})
+}
+
 func TestFastLexerIsUsedForRegexLexers(t *testing.T) {
 	if _, ok := fastLexerFor(lexers.Get("go")).(*fastLexer); !ok {
 		t.Fatal("Go code is lexed by chroma's own lexer")
