@@ -10,22 +10,29 @@
 // move the cursor, plant a hyperlink (OSC 8), set the clipboard or reorder
 // text with bidirectional controls.
 //
-// Rendering is done by glamour. Its renderer is built on first use, not when
-// the package is loaded, and a Doc renders its text at most once per width.
+// Rendering is done by glamour's ANSI renderer. It is built on first use, not
+// when the package is loaded; a Doc renders its text at most once per width,
+// and each code block is highlighted once, whatever the width.
 package markdown
 
 import (
+	"bytes"
 	"html"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/charmbracelet/glamour"
 	"github.com/charmbracelet/glamour/ansi"
 	"github.com/charmbracelet/glamour/styles"
 	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 
 	"github.com/agenttui/agenttui/internal/sanitize"
 )
@@ -42,20 +49,25 @@ type Renderer struct {
 	profile termenv.Profile
 	dark    bool
 
-	mu sync.Mutex // guards byWidth, and each glamour renderer while it renders
-	// byWidth holds a glamour renderer per wrapping width, built on first
+	// once builds style and code, which every render reads.
+	once  sync.Once
+	style ansi.StyleConfig
+	code  *highlighter // nil without colours
+
+	mu sync.Mutex // guards byWidth, and each Markdown converter while it renders
+	// byWidth holds a Markdown converter per wrapping width, built on first
 	// use: glamour wraps at a width fixed when its renderer is built.
-	byWidth map[int]*glamour.TermRenderer
+	byWidth map[int]goldmark.Markdown
 }
 
-// maxRenderers bounds how many widths a Renderer keeps a glamour renderer
-// for; a person resizing the terminal goes through many.
+// maxRenderers bounds how many widths a Renderer keeps a converter for; a
+// person resizing the terminal goes through many.
 const maxRenderers = 4
 
 // New returns a Renderer for a terminal with the given colour profile and
 // background. It does no work until the first Render.
 func New(profile termenv.Profile, dark bool) *Renderer {
-	return &Renderer{profile: profile, dark: dark, byWidth: map[int]*glamour.TermRenderer{}}
+	return &Renderer{profile: profile, dark: dark, byWidth: map[int]goldmark.Markdown{}}
 }
 
 // Render returns text rendered for a terminal width columns wide: lines
@@ -64,53 +76,102 @@ func New(profile termenv.Profile, dark bool) *Renderer {
 // returned wrapped but otherwise as it was, still sanitised.
 func (r *Renderer) Render(text string, width int) []string {
 	width = max(width, 1)
+	r.setUpOnce()
 	src := prepare(text)
-	r.mu.Lock()
 	out, err := r.render(src, width)
-	r.mu.Unlock()
 	if err != nil {
 		out = plain(src, width)
 	}
 	return finish(out, width)
 }
 
-// render renders src with the glamour renderer for width. r.mu is held.
-func (r *Renderer) render(src string, width int) (string, error) {
-	tr := r.byWidth[width]
-	if tr == nil {
-		var err error
-		if tr, err = r.build(width); err != nil {
-			return "", err
-		}
-		if len(r.byWidth) >= maxRenderers {
-			for w := range r.byWidth {
-				delete(r.byWidth, w)
-				break
-			}
-		}
-		r.byWidth[width] = tr
-	}
-	return tr.Render(src)
+// setUpOnce sets r up, if it is not yet, and returns it.
+func (r *Renderer) setUpOnce() *Renderer {
+	r.once.Do(r.setUp)
+	return r
 }
 
-// build returns a glamour renderer that wraps at width.
-func (r *Renderer) build(width int) (*glamour.TermRenderer, error) {
-	opts := []glamour.TermRendererOption{
-		glamour.WithStyles(r.style()),
-		glamour.WithColorProfile(r.profile),
-		glamour.WithWordWrap(width),
+// setUp works out the style, and the highlighter of code blocks.
+func (r *Renderer) setUp() {
+	r.style = r.styleConfig()
+	if r.profile != termenv.Ascii {
+		r.code = newHighlighter(r.profile, r.style.CodeBlock)
+	}
+}
+
+// render converts src as glamour does (glamour.TermRenderer.Render), with
+// its ANSI renderer, except that code blocks are highlighted beforehand,
+// once whatever the width, and put in afterwards (see highlightCode).
+func (r *Renderer) render(src string, width int) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	md := r.converter(width)
+	out, done, err := r.convert(md, src, width, true)
+	if err == nil && !done {
+		out, _, err = r.convert(md, src, width, false)
+	}
+	return out, err
+}
+
+// convert converts src with md. With mark set, code lines that fit are
+// marked and spliced in after glamour is done; done is false if one did not
+// fit after all, and then src must be converted again without marks.
+func (r *Renderer) convert(md goldmark.Markdown, src string, width int, mark bool) (out string, done bool, err error) {
+	source := []byte(src)
+	doc := md.Parser().Parse(text.NewReader(source))
+	var sp *spliced
+	if r.code != nil {
+		source, sp = r.code.highlightCode(doc, source, width, mark)
+	}
+	var b bytes.Buffer
+	err = md.Renderer().Render(&b, source, doc)
+	if sp == nil {
+		return b.String(), true, err
+	}
+	sp.done.Wait()
+	if err != nil {
+		return "", false, err
+	}
+	out, done = splice(b.String(), sp.lines)
+	return out, done, nil
+}
+
+// converter returns the Markdown converter that wraps at width. r.mu is
+// held.
+func (r *Renderer) converter(width int) goldmark.Markdown {
+	if md := r.byWidth[width]; md != nil {
+		return md
+	}
+	// As glamour.NewTermRenderer builds it, with the options glamour's
+	// With… functions would set.
+	md := goldmark.New(
+		goldmark.WithExtensions(extension.GFM, extension.DefinitionList),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	)
+	md.SetRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(util.Prioritized(ansi.NewRenderer(ansi.Options{
+		WordWrap:     width,
+		ColorProfile: r.profile,
+		Styles:       r.style,
 		// Links in tables are shown in place, as text and URL, like
 		// every other link.
-		glamour.WithInlineTableLinks(true),
-		glamour.WithChromaFormatter(formatterName(r.profile)),
+		InlineTableLinks: true,
+		// Code blocks reach glamour highlighted already.
+		ChromaFormatter: verbatimFormatter,
+	}), 1000))))
+	if len(r.byWidth) >= maxRenderers {
+		for w := range r.byWidth {
+			delete(r.byWidth, w)
+			break
+		}
 	}
-	return glamour.NewTermRenderer(opts...)
+	r.byWidth[width] = md
+	return md
 }
 
-// style returns glamour's style for the terminal, without the margins and
-// blank lines glamour puts around a whole document: the transcript places
-// and indents the text itself.
-func (r *Renderer) style() ansi.StyleConfig {
+// styleConfig returns glamour's style for the terminal, without the margins
+// and blank lines glamour puts around a whole document: the transcript
+// places and indents the text itself.
+func (r *Renderer) styleConfig() ansi.StyleConfig {
 	var s ansi.StyleConfig
 	switch {
 	case r.profile == termenv.Ascii:
@@ -142,50 +203,7 @@ func prepare(text string) string {
 	if strings.Contains(s, "&") {
 		s = charRef.ReplaceAllStringFunc(s, defuse)
 	}
-	return plainFences(s)
-}
-
-// plainFences gives every fenced code block that names no language the
-// language "text". Left unnamed, the highlighter would try every language it
-// knows on the code to guess one, which takes milliseconds a block and
-// often guesses wrong; logs and command output, the usual unnamed blocks,
-// read best plain.
-func plainFences(s string) string {
-	if !strings.Contains(s, "```") && !strings.Contains(s, "~~~") {
-		return s
-	}
-	lines := strings.SplitAfter(s, "\n")
-	open := "" // the fence of the block we are in, if any
-	changed := false
-	for i, l := range lines {
-		body := strings.TrimRight(l, "\n")
-		indent := len(body) - len(strings.TrimLeft(body, " "))
-		if indent > 3 {
-			continue
-		}
-		f := body[indent:]
-		n := 0
-		for n < len(f) && (f[n] == '`' || f[n] == '~') && f[n] == f[0] {
-			n++
-		}
-		if n < 3 {
-			continue
-		}
-		fence, info := f[:n], strings.TrimSpace(f[n:])
-		switch {
-		case open == "" && info == "":
-			lines[i] = body[:indent] + fence + "text" + l[len(body):]
-			open, changed = fence, true
-		case open == "":
-			open = fence
-		case info == "" && fence[0] == open[0] && len(fence) >= len(open):
-			open = ""
-		}
-	}
-	if !changed {
-		return s
-	}
-	return strings.Join(lines, "")
+	return s
 }
 
 // charRef matches an HTML character reference: named, decimal or hex.
@@ -279,6 +297,26 @@ func finish(out string, width int) []string {
 // nothing becomes "".
 func fit(l string, width int) string {
 	styled := strings.Contains(l, "\x1b")
+	if styled {
+		if end, w, ok := asciiEnd(l); ok {
+			// The common case, worked out in one pass: glamour pads
+			// its lines with spaces to the width.
+			switch {
+			case end < 0:
+				return ""
+			case w > width:
+				l = xansi.Truncate(l, width-1, "") + "…"
+			case end < len(l):
+				l = l[:end] + sgrOnly(l[end:])
+			}
+			return l + "\x1b[0m"
+		}
+	}
+	return fitAny(l, width, styled)
+}
+
+// fitAny is fit for any line.
+func fitAny(l string, width int, styled bool) string {
 	text := l
 	if styled {
 		text = xansi.Strip(l)
@@ -305,6 +343,50 @@ func fit(l string, width int) string {
 		l += "\x1b[0m"
 	}
 	return l
+}
+
+// asciiEnd returns, for a line whose escape sequences are all SGR (it has
+// been through sanitize.Styled), where its last visible character other
+// than a space ends and how many columns the line takes up to there; end
+// is -1 when it shows nothing but spaces. ok is false, and the rest
+// meaningless, when it shows a character that is not ASCII.
+func asciiEnd(l string) (end, width int, ok bool) {
+	end, cols := -1, 0
+	for i := 0; i < len(l); i++ {
+		switch c := l[i]; {
+		case c == 0x1b:
+			m := strings.IndexByte(l[i:], 'm')
+			if m < 0 {
+				return 0, 0, false
+			}
+			i += m
+		case c >= 0x80:
+			return 0, 0, false
+		default:
+			cols++
+			if c != ' ' {
+				end, width = i+1, cols
+			}
+		}
+	}
+	return end, width, true
+}
+
+// sgrOnly returns the escape sequences of s, an SGR-only tail of spaces:
+// what xansi.Truncate keeps of the part of a line it cuts off. Without its
+// padding, a styled line ends where its text does: a background colour on
+// the padding would paint a block.
+func sgrOnly(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, 0x1b)
+		if i < 0 {
+			return b.String()
+		}
+		m := strings.IndexByte(s[i:], 'm')
+		b.WriteString(s[i : i+m+1])
+		s = s[i+m+1:]
+	}
 }
 
 // ascii reports whether s is all ASCII, so that its width is its length.
