@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
@@ -196,11 +197,18 @@ func (o *options) shellSandbox(root string) (*sandbox.Sandbox, error) {
 		return nil, usageError{err.Error()}
 	}
 	o.shell = sb
-	// The spare helper starts now, off the console's way, so that the
-	// session's first shell command finds it ready too; closeShell ends it.
-	go sb.Warm()
+	// The spare helper starts a moment later, so that starting a second Go
+	// program does not compete with the console's first frame on a small
+	// machine, and still well before a model's first reply asks for a
+	// shell command, which then finds it ready. A command that comes sooner
+	// starts a helper of its own, as without a spare. Warm does nothing
+	// once closeShell has closed the sandbox.
+	time.AfterFunc(spareDelay, func() { sb.Warm() })
 	return sb, nil
 }
+
+// spareDelay is how long after the sandbox is made its spare helper starts.
+const spareDelay = time.Second
 
 // closeShell ends the shell sandbox's spare helper and removes its temporary
 // folder, if one was made.
