@@ -1,12 +1,10 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/agenttui/agenttui/internal/asciicast"
 	"github.com/agenttui/agenttui/internal/termtest"
 )
 
@@ -36,15 +34,7 @@ func TestDemoPlaysItself(t *testing.T) {
 	if code := quitConsole(t, term); code != 0 {
 		t.Fatalf("exit code %d", code)
 	}
-	f, err := os.Open(cast)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h, events, err := asciicast.Read(f)
-	if err != nil {
-		t.Fatalf("the recording is not asciicast v2: %v", err)
-	}
+	h, events := readRecording(t, cast)
 	played := termtest.NewEmulator(h.Width, h.Height)
 	defer played.Close()
 	for _, e := range events {

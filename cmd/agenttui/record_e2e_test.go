@@ -31,15 +31,7 @@ func TestConsoleRecording(t *testing.T) {
 		t.Fatalf("exit code %d", code)
 	}
 
-	f, err := os.Open(cast)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h, events, err := asciicast.Read(f)
-	if err != nil {
-		t.Fatalf("the recording is not asciicast v2: %v", err)
-	}
+	h, events := readRecording(t, cast)
 	if h.Width != e2eCols || h.Height != e2eRows || h.Env["TERM"] == "" {
 		t.Fatalf("header %+v, want %dx%d and TERM", h, e2eCols, e2eRows)
 	}
@@ -114,4 +106,20 @@ func TestRecordKeepsAnExistingFile(t *testing.T) {
 	if b, _ := os.ReadFile(cast); string(b) != "a recording made earlier" {
 		t.Fatalf("the file was changed: %q", b)
 	}
+}
+
+// readRecording reads the asciicast file at path, failing the test when it
+// is not asciicast v2.
+func readRecording(t *testing.T, path string) (asciicast.Header, []asciicast.Event) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, events, err := asciicast.Read(f)
+	if err != nil {
+		t.Fatalf("the recording is not asciicast v2: %v", err)
+	}
+	return h, events
 }
