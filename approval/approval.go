@@ -70,7 +70,8 @@ type Request struct {
 	Sandbox *tool.Sandbox
 	// WaitsFor lists the earlier calls of the reply this one depends on.
 	WaitsFor []int
-	// By says what asks (such as "mode:reads"), Reason why.
+	// By says what asks, as Decider.String gives it (such as
+	// "mode:reads"); Asker reads it back. Reason says why.
 	By, Reason string
 	// Preview is what the call would do, taken just before asking; nil
 	// when its tool has no previews. Later previews arrive as events.
@@ -84,7 +85,8 @@ type Answer struct {
 	// Reason is the person's reason for a skip, which the model reads; it
 	// may be empty.
 	Reason string
-	// By names who answered; empty means "user".
+	// By names who answered, as Decider.String gives it; empty means the
+	// person.
 	By string
 	// Digest is the digest of the preview the person saw when approving.
 	// The call then runs only if its preview still has this digest when
@@ -181,10 +183,10 @@ func (p *Policy) SetMode(m Mode) { p.mode.Store(m) }
 // Review implements runtime.Hook.
 func (p *Policy) Review(_ context.Context, c runtime.CallInfo) runtime.Flow {
 	if runtime.IsControl(c.Call.Name) {
-		return runtime.Continue("runtime", "a control tool of the runtime, which changes nothing outside the run")
+		return runtime.Continue(Runtime.String(), "a control tool of the runtime, which changes nothing outside the run")
 	}
 	mode := p.Mode()
-	by := "mode:" + string(mode)
+	by := ModeDecider(mode).String()
 	if mode == ModePlan && !c.Touches.ReadsOnly() {
 		return runtime.Skip(by, fmt.Sprintf("Skipped: the session is in plan mode, which is read-only, and %s may change things "+
 			"(it %s), so it was not run. Describe the change you would make instead.", c.Call.Name, p.show(c.Touches)))
@@ -194,35 +196,35 @@ func (p *Policy) Review(_ context.Context, c runtime.CallInfo) runtime.Flow {
 		if reason == "" {
 			reason = fmt.Sprintf("Skipped: a rule of this session does not allow this call to %s (rule %s); it was not run.", c.Call.Name, r.label)
 		}
-		return runtime.Skip("rule:"+r.label, reason)
+		return runtime.Skip(RuleDecider(r.label).String(), reason)
 	}
 	if r, ok := firstMatch(p.rules.ask, c, p.workspace); ok {
 		why := fmt.Sprintf("rule %s asks before this call", r.label)
 		if r.Reason != "" {
 			why += ": " + r.Reason
 		}
-		return p.ask("rule:"+r.label, why)
+		return p.ask(RuleDecider(r.label).String(), why)
 	}
 	if c.Sandbox != nil && c.Sandbox.Escalated {
 		// Leaving the sandbox is the person's decision every time: no
 		// mode and no grant stands in for it, only a rule written for it.
 		if r, ok := firstMatch(p.rules.allow, c, p.workspace); ok {
-			return runtime.Continue("rule:"+r.label, "an allow rule matches this call outside the sandbox")
+			return runtime.Continue(RuleDecider(r.label).String(), "an allow rule matches this call outside the sandbox")
 		}
-		return p.ask(escalationBy, fmt.Sprintf("%s asks to run outside its sandbox, which always needs the person's approval", c.Call.Name))
+		return p.ask(escalation.String(), fmt.Sprintf("%s asks to run outside its sandbox, which always needs the person's approval", c.Call.Name))
 	}
 	if g, ok := p.coveringGrant(c); ok {
-		return runtime.Continue("grant:"+g.Label(p.workspace), "allowed by a grant of this session")
+		return runtime.Continue(GrantDecider(g.Label(p.workspace)).String(), grantAllowed)
 	}
 	if r, ok := firstMatch(p.rules.allow, c, p.workspace); ok {
 		reason := "an allow rule matches"
 		if r.Reason != "" {
 			reason = r.Reason
 		}
-		return runtime.Continue("rule:"+r.label, reason)
+		return runtime.Continue(RuleDecider(r.label).String(), reason)
 	}
 	if p.sandboxedShell && c.Sandbox != nil && c.Sandbox.Sandboxed {
-		return runtime.Continue(sandboxedBy, fmt.Sprintf("sandboxed %s commands run without asking (approval.sandboxed_shell is allow)", c.Call.Name))
+		return runtime.Continue(sandboxedShell.String(), fmt.Sprintf("sandboxed %s commands run without asking (approval.sandboxed_shell is allow)", c.Call.Name))
 	}
 	switch mode {
 	case ModeAuto:
@@ -237,14 +239,6 @@ func (p *Policy) Review(_ context.Context, c runtime.CallInfo) runtime.Flow {
 	}
 }
 
-// What made a decision about a call's sandbox, as the event stream names it.
-const (
-	// escalationBy asks about a call that asked to leave its sandbox.
-	escalationBy = "sandbox:false"
-	// sandboxedBy runs a sandboxed call under approval.sandboxed_shell.
-	sandboxedBy = "sandboxed_shell:allow"
-)
-
 // show describes a footprint with workspace paths made relative.
 func (p *Policy) show(t tool.Touches) string {
 	s := t.String()
@@ -257,7 +251,7 @@ func (p *Policy) show(t tool.Touches) string {
 
 func (p *Policy) ask(by, why string) runtime.Flow {
 	if p.approver == nil {
-		return runtime.Skip("headless", fmt.Sprintf("Skipped: this call needs approval (%s) and this run is headless, "+
+		return runtime.Skip(Headless.String(), fmt.Sprintf("Skipped: this call needs approval (%s) and this run is headless, "+
 			"so nobody can give it; the call was not run.", why))
 	}
 	return runtime.Ask(by, why, p.wait)
@@ -270,7 +264,7 @@ func (p *Policy) wait(ctx context.Context, req runtime.AskRequest) runtime.Flow 
 	p.mu.Lock()
 	if g, ok := p.coveringGrantLocked(req.CallInfo); ok {
 		p.mu.Unlock()
-		return runtime.Continue("grant:"+g.Label(p.workspace), "allowed by a grant of this session")
+		return runtime.Continue(GrantDecider(g.Label(p.workspace)).String(), grantAllowed)
 	}
 	p.pending[pa] = struct{}{}
 	p.mu.Unlock()
@@ -294,9 +288,9 @@ func (p *Policy) wait(ctx context.Context, req runtime.AskRequest) runtime.Flow 
 		return a.flow()
 	case g := <-pa.release:
 		// Cancelling the request withdraws it from the approver's screen.
-		return runtime.Continue("grant:"+g.Label(p.workspace), "released by a grant of this session")
+		return runtime.Continue(GrantDecider(g.Label(p.workspace)).String(), grantReleased)
 	case <-ctx.Done():
-		return runtime.Skip("user", "Skipped: the turn ended before anyone answered; the call was not run.")
+		return runtime.Skip(Person.String(), "Skipped: the turn ended before anyone answered; the call was not run.")
 	}
 }
 
@@ -305,7 +299,7 @@ func (p *Policy) wait(ctx context.Context, req runtime.AskRequest) runtime.Flow 
 func (a Answer) flow() runtime.Flow {
 	by := a.By
 	if by == "" {
-		by = "user"
+		by = Person.String()
 	}
 	switch {
 	case a.Approve && a.Content != nil:
@@ -314,7 +308,7 @@ func (a Answer) flow() runtime.Flow {
 		return runtime.Approved(by, "approved", a.Digest)
 	}
 	who := "the person"
-	if by != "user" {
+	if by != Person.String() {
 		who = by
 	}
 	reason := strings.TrimRight(strings.TrimSpace(a.Reason), ".")

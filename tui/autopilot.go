@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 )
@@ -299,7 +300,7 @@ func (m *Model) grantChoice(c *call, kind string) int {
 	if m.opts.Policy == nil || c == nil || c.req == nil {
 		return -1
 	}
-	if strings.HasPrefix(c.req.req.By, "rule:") {
+	if c.req.req.Asker().Who == approval.WhoRule {
 		return -1
 	}
 	opts := m.opts.Policy.GrantOptions(c.req.req)

@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agenttui/agenttui/approval"
 )
 
 // DefaultGrace is how long y, n, a and A are ignored after the approval
@@ -498,8 +500,8 @@ func clearedBy(c *call) string {
 	if d == nil || d.what != "run" {
 		return ""
 	}
-	if label, ok := strings.CutPrefix(d.by, "grant:"); ok {
-		return " · cleared by grant: " + label
+	if d.who.Who == approval.WhoGrant {
+		return " · cleared by grant: " + cleanLine(d.who.Label)
 	}
 	return ""
 }

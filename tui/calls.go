@@ -34,9 +34,11 @@ const (
 	stateInvalid                     // part of an invalid reply; nothing ran
 )
 
-// decision is one hook decision about a call, cleaned for display.
+// decision is one hook decision about a call: what was decided, by whom
+// and why, cleaned for display, and who decided as a value.
 type decision struct {
 	what, by, reason string
+	who              approval.Provenance
 }
 
 // call is one call of a reply as the console knows it. All strings are clean.
@@ -220,7 +222,8 @@ func (r *reply) apply(e runtime.Event) {
 		if c == nil || ev.Turn != r.turn {
 			return
 		}
-		c.decisions = append(c.decisions, decision{what: ev.Decision, by: cleanLine(ev.By), reason: cleanLine(ev.Reason)})
+		c.decisions = append(c.decisions, decision{what: ev.Decision, by: cleanLine(ev.By), reason: cleanLine(ev.Reason),
+			who: approval.ProvenanceOf(ev)})
 		c.asking = ev.Decision == runtime.DecisionAsk
 		if !c.asking {
 			c.req = nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -497,11 +496,11 @@ func (m *Model) markdown() *markdown.Renderer {
 // unless no grant could release it.
 func (m *Model) offerGrants(c *call) {
 	req := c.req.req
-	if rule, ok := strings.CutPrefix(req.By, "rule:"); ok {
+	if asker := req.Asker(); asker.Who == approval.WhoRule {
 		// The policy checks ask rules before grants, so a grant would
 		// change nothing; the screen says so instead of offering one.
 		m.note = fmt.Sprintf("a grant cannot override an ask rule: rule %s asks before this call every time; "+
-			"approve it with y or skip it with n", cleanLine(rule))
+			"approve it with y or skip it with n", cleanLine(asker.Label))
 		return
 	}
 	p := m.opts.Policy

@@ -273,15 +273,18 @@ func scriptedCall(name string, args []byte, raw string) model.ScriptedCall {
 // decision returns the person's decision that ev records, or nil when ev is
 // not one (a mode, a rule, a call a grant covered without asking).
 func (ex *export) decision(ev runtime.CallDecision, pc runtime.PlannedCall) *model.Decision {
+	if approval.ProvenanceOf(ev).Who != approval.WhoPerson {
+		return nil
+	}
 	switch {
-	case ev.By == "user" && ev.Decision == runtime.DecisionRun:
+	case ev.Decision == runtime.DecisionRun:
 		ex.approvals++
 		if ev.Edited {
 			ex.note("turn %d: the person approved #%d %s with their own version of its content, which the journal does not keep; "+
 				"the scenario approves the model's version", ev.Turn, ev.Index+1, pc.Name)
 		}
 		return &model.Decision{Kind: model.DecisionApprove}
-	case ev.By == "user" && ev.Decision == runtime.DecisionSkip:
+	case ev.Decision == runtime.DecisionSkip:
 		reason, ok := approval.PersonsSkipReason(ev.Reason)
 		if !ok {
 			// Skipped because the turn ended first: nobody decided.
@@ -303,10 +306,8 @@ type grantKey struct {
 // the person gave it; ok is false for any other decision, a call a grant
 // given earlier covered included.
 func releasedBy(ev runtime.CallDecision) (label string, ok bool) {
-	if ev.Decision != runtime.DecisionRun || !strings.HasPrefix(ev.Reason, "released by a grant") {
-		return "", false
-	}
-	return strings.CutPrefix(ev.By, "grant:")
+	p := approval.ProvenanceOf(ev)
+	return p.Label, p.Released
 }
 
 // grant records the grant k as the decision of the first of the calls it
