@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // DefaultGrace is how long y, n, a and A are ignored after the approval
@@ -282,8 +283,8 @@ func (b *boardModel) View(width, height int, frame string, hasFocus bool) string
 	lines := make([]string, 0, height)
 	lines = append(lines, b.title(width, hasFocus))
 	if b.reply == nil {
-		lines = append(lines, stDim.Render(cut("  No calls yet: the model's next reply shows its calls here.", width)))
-		return joinLines(lines, height)
+		lines = append(lines, st.Dim.Render(text.Cut("  No calls yet: the model's next reply shows its calls here.", width)))
+		return text.JoinLines(lines, height)
 	}
 	rows := b.rows(width, frame)
 	avail := height - 1
@@ -302,7 +303,7 @@ func (b *boardModel) View(width, height int, frame string, hasFocus bool) string
 	for i := start; i < len(rows) && len(lines) < height; i++ {
 		lines = append(lines, rows[i].text)
 	}
-	return joinLines(lines, height)
+	return text.JoinLines(lines, height)
 }
 
 // boardRow is one drawn line of the board: a batch header or a call.
@@ -315,10 +316,10 @@ type boardRow struct {
 func (b *boardModel) title(width int, hasFocus bool) string {
 	mark := "  "
 	if hasFocus {
-		mark = symFocus + " "
+		mark = text.SymFocus + " "
 	}
 	if b.reply == nil {
-		return cut(mark+stTitle.Render("Calls"), width)
+		return text.Cut(mark+st.Title.Render("Calls"), width)
 	}
 	r := b.reply
 	batches := 0
@@ -332,14 +333,14 @@ func (b *boardModel) title(width int, hasFocus bool) string {
 	extra := ""
 	switch {
 	case r.invalid && r.cut != "":
-		extra = stErr.Render(fmt.Sprintf(" · reply cut off inside a call to %s: nothing ran", r.cut))
+		extra = st.Err.Render(fmt.Sprintf(" · reply cut off inside a call to %s: nothing ran", r.cut))
 	case r.invalid:
-		extra = stErr.Render(" · invalid reply: nothing ran")
+		extra = st.Err.Render(" · invalid reply: nothing ran")
 	}
 	if _, _, asking := r.counts(); asking > 0 {
-		extra += stWarn.Render(fmt.Sprintf(" · %d need(s) approval", asking))
+		extra += st.Warn.Render(fmt.Sprintf(" · %d need(s) approval", asking))
 	}
-	return cut(mark+stTitle.Render(t)+extra, width)
+	return text.Cut(mark+st.Title.Render(t)+extra, width)
 }
 
 func (b *boardModel) rows(width int, frame string) []boardRow {
@@ -364,12 +365,12 @@ func (b *boardModel) rows(width int, frame string) []boardRow {
 			if n > 1 {
 				h += fmt.Sprintf(" · %d calls run together", n)
 			}
-			rows = append(rows, boardRow{text: stDim.Render(cut(h, width))})
+			rows = append(rows, boardRow{text: st.Dim.Render(text.Cut(h, width))})
 		}
 		rows = append(rows, boardRow{text: b.row(c, cols, width, frame), isCall: true, call: c.index})
 	}
 	if r.invalid && r.cut != "" {
-		rows = append(rows, boardRow{text: stErr.Render(cut(fmt.Sprintf("  ✂ %s: cut off by the output limit; the tool never ran", r.cut), width))})
+		rows = append(rows, boardRow{text: st.Err.Render(text.Cut(fmt.Sprintf("  ✂ %s: cut off by the output limit; the tool never ran", r.cut), width))})
 	}
 	return rows
 }
@@ -379,22 +380,22 @@ func (b *boardModel) row(c *call, cols columns, width int, frame string) string 
 	focused := c.index == b.focus
 	mark := "  "
 	if focused {
-		mark = symFocus + " "
+		mark = text.SymFocus + " "
 	}
 	var sb strings.Builder
 	sb.WriteString(mark)
-	sb.WriteString(cell(fmt.Sprintf("#%d", c.index+1), cols.num))
-	sb.WriteString(cell(c.name, cols.name))
-	sb.WriteString(stDim.Render(cell(c.argsText(), cols.args)))
-	sb.WriteString(cell(badge(c, b.workspace), cols.badge))
+	sb.WriteString(text.Cell(fmt.Sprintf("#%d", c.index+1), cols.num))
+	sb.WriteString(text.Cell(c.name, cols.name))
+	sb.WriteString(st.Dim.Render(text.Cell(c.argsText(), cols.args)))
+	sb.WriteString(text.Cell(badge(c, b.workspace), cols.badge))
 	if cols.elapsed > 0 {
-		sb.WriteString(stDim.Render(cell(b.elapsed(c), cols.elapsed)))
+		sb.WriteString(st.Dim.Render(text.Cell(b.elapsed(c), cols.elapsed)))
 	}
 	state, style := b.stateText(c, frame)
-	sb.WriteString(style(cut(state, cols.state)))
+	sb.WriteString(style(text.Cut(state, cols.state)))
 	line := sb.String()
 	if focused {
-		return stFocused.Render(pad(line, width))
+		return st.Focused.Render(text.Pad(line, width))
 	}
 	return line
 }
@@ -403,9 +404,9 @@ func (b *boardModel) row(c *call, cols columns, width int, frame string) string 
 func (b *boardModel) elapsed(c *call) string {
 	switch {
 	case c.started && !c.done:
-		return since(b.now().Sub(c.startedAt))
+		return text.Since(b.now().Sub(c.startedAt))
 	case c.done && c.ranBody:
-		return since(c.duration)
+		return text.Since(c.duration)
 	}
 	return ""
 }
@@ -415,7 +416,7 @@ func (b *boardModel) elapsed(c *call) string {
 func (b *boardModel) stateText(c *call, frame string) (string, func(...string) string) {
 	s, style, withResult := b.stateHead(c, frame)
 	if withResult && c.result != "" {
-		s += " → " + preview(c.result)
+		s += " → " + text.Preview(c.result)
 	}
 	return s, style
 }
@@ -426,60 +427,60 @@ func (b *boardModel) stateHead(c *call, frame string) (string, func(...string) s
 	r := b.reply
 	switch r.state(c) {
 	case stateQueued:
-		return symQueued + " queued" + clearedBy(c), stDim.Render, false
+		return text.SymQueued + " queued" + clearedBy(c), st.Dim.Render, false
 	case stateWaiting:
-		return symWaiting + " waits for " + numbers(r.pendingDeps(c)) + clearedBy(c), stDim.Render, false
+		return text.SymWaiting + " waits for " + text.Numbers(r.pendingDeps(c)) + clearedBy(c), st.Dim.Render, false
 	case stateAsking:
-		s := symAsk + " needs approval"
+		s := text.SymAsk + " needs approval"
 		if c.stale != "" {
 			s += " again: " + c.stale
 		}
 		if deps := r.pendingDeps(c); len(deps) > 0 {
-			s += " (then waits for " + numbers(deps) + ")"
+			s += " (then waits for " + text.Numbers(deps) + ")"
 		}
 		if d := lastDecision(c); d != nil {
-			s += " · " + d.by + ": " + relativeAll(b.workspace, d.reason)
+			s += " · " + d.by + ": " + text.RelativeAll(b.workspace, d.reason)
 		}
-		return s, stWarn.Render, false
+		return s, st.Warn.Render, false
 	case stateAnswered:
 		if c.answered == "approved" {
-			return symAnswered + " approved, starting", stAccent.Render, false
+			return text.SymAnswered + " approved, starting", st.Accent.Render, false
 		}
-		return symAnswered + " skipping", stAccent.Render, false
+		return text.SymAnswered + " skipping", st.Accent.Render, false
 	case stateRunning:
 		if c.retrying {
 			s := fmt.Sprintf("%s retry: attempt %s in %s · attempt %d failed (%s)",
-				symRetry, c.attemptOf(c.attempt+1), since(c.backoff), c.attempt, c.failure)
-			return s, stWarn.Render, false
+				text.SymRetry, c.attemptOf(c.attempt+1), text.Since(c.backoff), c.attempt, c.failure)
+			return s, st.Warn.Render, false
 		}
-		s := symRunning + " running " + frame
+		s := text.SymRunning + " running " + frame
 		if c.attempt > 1 {
 			s += " · attempt " + c.attemptOf(c.attempt)
 			if c.failure != "" {
 				s += " (after " + c.failure + ")"
 			}
 		}
-		return s + clearedBy(c), stAccent.Render, false
+		return s + clearedBy(c), st.Accent.Render, false
 	case stateSucceeded:
-		return symOK + " succeeded" + retried(c) + clearedBy(c), stOK.Render, true
+		return text.SymOK + " succeeded" + retried(c) + clearedBy(c), st.OK.Render, true
 	case stateError:
-		return symErr + " error " + c.kind + retried(c) + clearedBy(c), stErr.Render, true
+		return text.SymErr + " error " + c.kind + retried(c) + clearedBy(c), st.Err.Render, true
 	case stateSkipped:
 		by := ""
 		if d := lastDecision(c); d != nil && d.what == "skip" {
 			by = " by " + d.by
 		}
-		return symSkipped + " skipped" + by, stWarn.Render, true
+		return text.SymSkipped + " skipped" + by, st.Warn.Render, true
 	case stateDenied:
-		return symDenied + " denied" + clearedBy(c), stErr.Render, true
+		return text.SymDenied + " denied" + clearedBy(c), st.Err.Render, true
 	case stateNotRun:
-		return symSkipped + " not run: " + briefly(c.endedBy("the turn was stopped before it started")), stWarn.Render, false
+		return text.SymSkipped + " not run: " + briefly(c.endedBy("the turn was stopped before it started")), st.Warn.Render, false
 	case statePartly:
-		return symPartly + " may have partly run: " + briefly(c.endedBy("the turn was stopped")) + " while it ran", stErr.Render, false
+		return text.SymPartly + " may have partly run: " + briefly(c.endedBy("the turn was stopped")) + " while it ran", st.Err.Render, false
 	case stateUnfinished:
-		return symPartly + " did not finish (only reads; safe to rerun): " + briefly(c.endedBy("the turn was stopped")), stWarn.Render, false
+		return text.SymPartly + " did not finish (only reads; safe to rerun): " + briefly(c.endedBy("the turn was stopped")), st.Warn.Render, false
 	default:
-		return symInvalid + " not run: invalid reply", stErr.Render, true
+		return text.SymInvalid + " not run: invalid reply", st.Err.Render, true
 	}
 }
 
@@ -501,7 +502,7 @@ func clearedBy(c *call) string {
 		return ""
 	}
 	if d.who.Who == approval.WhoGrant {
-		return " · cleared by grant: " + cleanLine(d.who.Label)
+		return " · cleared by grant: " + text.CleanLine(d.who.Label)
 	}
 	return ""
 }
@@ -522,21 +523,4 @@ func lastDecision(c *call) *decision {
 		return nil
 	}
 	return &c.decisions[len(c.decisions)-1]
-}
-
-// joinLines joins lines, cut or padded with empty lines to exactly n.
-func joinLines(lines []string, n int) string {
-	if len(lines) > n {
-		lines = lines[:n]
-	}
-	var sb strings.Builder
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		if i < len(lines) {
-			sb.WriteString(lines[i])
-		}
-	}
-	return sb.String()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/tool"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // callState is where a call stands, as the board shows it.
@@ -133,7 +134,7 @@ func newReply(ev runtime.ReplyReceived) *reply {
 	r := &reply{turn: ev.Turn}
 	for _, pc := range ev.Calls {
 		c := &call{
-			turn: ev.Turn, index: pc.Index, name: cleanLine(pc.Name), args: pc.Args, short: shortArgs(pc.Args),
+			turn: ev.Turn, index: pc.Index, name: text.CleanLine(pc.Name), args: pc.Args, short: text.ShortArgs(pc.Args),
 			touches: pc.Touches, sandbox: pc.Sandbox, waitsFor: slices.Clone(pc.WaitsFor), batch: pc.Batch,
 		}
 		if pc.Touches == nil {
@@ -142,7 +143,7 @@ func newReply(ev runtime.ReplyReceived) *reply {
 		r.calls = append(r.calls, c)
 	}
 	if ev.Cut != nil {
-		r.cut = cleanLine(ev.Cut.Name)
+		r.cut = text.CleanLine(ev.Cut.Name)
 		r.invalid = true
 	}
 	r.order = make([]int, len(r.calls))
@@ -222,7 +223,7 @@ func (r *reply) apply(e runtime.Event) {
 		if c == nil || ev.Turn != r.turn {
 			return
 		}
-		c.decisions = append(c.decisions, decision{what: ev.Decision, by: cleanLine(ev.By), reason: cleanLine(ev.Reason),
+		c.decisions = append(c.decisions, decision{what: ev.Decision, by: text.CleanLine(ev.By), reason: text.CleanLine(ev.Reason),
 			who: approval.ProvenanceOf(ev)})
 		c.asking = ev.Decision == runtime.DecisionAsk
 		if !c.asking {
@@ -245,7 +246,7 @@ func (r *reply) apply(e runtime.Event) {
 			return
 		}
 		// The approval was withdrawn: the call asks again.
-		c.stale, c.answered, c.edited = cleanLine(ev.Why), "", false
+		c.stale, c.answered, c.edited = text.CleanLine(ev.Why), "", false
 		c.version++
 	case runtime.CallStarted:
 		c := r.get(ev.Index)
@@ -263,8 +264,8 @@ func (r *reply) apply(e runtime.Event) {
 		if c == nil || ev.Turn != r.turn {
 			return
 		}
-		c.retries = append(c.retries, cleanLine(fmt.Sprintf("attempt %d failed (%s); retrying in %d ms", ev.Attempt-1, ev.Failure, ev.BackoffMS)))
-		c.retrying, c.failure = true, cleanLine(ev.Failure)
+		c.retries = append(c.retries, text.CleanLine(fmt.Sprintf("attempt %d failed (%s); retrying in %d ms", ev.Attempt-1, ev.Failure, ev.BackoffMS)))
+		c.retrying, c.failure = true, text.CleanLine(ev.Failure)
 		c.backoff = time.Duration(ev.BackoffMS) * time.Millisecond
 		c.attempt = ev.Attempt - 1
 		c.maxAttempts = ev.MaxAttempts
@@ -275,13 +276,13 @@ func (r *reply) apply(e runtime.Event) {
 			return
 		}
 		c.done, c.outcome, c.result = true, ev.Outcome, ev.Result
-		c.notFinished, c.ranBody, c.why = ev.NotFinished, ev.Started, cleanLine(ev.Why)
+		c.notFinished, c.ranBody, c.why = ev.NotFinished, ev.Started, text.CleanLine(ev.Why)
 		c.duration = time.Duration(ev.DurationMS) * time.Millisecond
 		if ev.Attempts > 0 {
 			c.attempt = ev.Attempts
 		}
 		if ev.Kind != nil {
-			c.kind = cleanLine(*ev.Kind)
+			c.kind = text.CleanLine(*ev.Kind)
 		}
 		c.req = nil
 		c.asking = false
@@ -437,7 +438,7 @@ func footprintBadge(t *tool.Touches, ws string) string {
 		return letter + " ∅"
 	}
 	paths := t.Scope.PathList()
-	s := letter + " " + cleanLine(relative(ws, paths[0]))
+	s := letter + " " + text.CleanLine(text.Relative(ws, paths[0]))
 	if len(paths) > 1 {
 		s += fmt.Sprintf(" +%d", len(paths)-1)
 	}
@@ -462,34 +463,9 @@ func footprint(t *tool.Touches, ws string) string {
 	default:
 		paths := t.Scope.PathList()
 		for i, p := range paths {
-			paths[i] = relative(ws, p)
+			paths[i] = text.Relative(ws, p)
 		}
 		scope = strings.Join(paths, ", ")
 	}
-	return cleanLine(t.Access.String() + " " + scope)
-}
-
-// numbers renders call indices as "#1, #3".
-func numbers(idx []int) string {
-	parts := make([]string, len(idx))
-	for i, x := range idx {
-		parts[i] = fmt.Sprintf("#%d", x+1)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// since renders a duration for the board: "0.4s", "12s", "3m04s".
-func since(d time.Duration) string {
-	switch {
-	case d < 0:
-		d = 0
-		fallthrough
-	case d < 10*time.Second:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	}
-	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	return text.CleanLine(t.Access.String() + " " + scope)
 }

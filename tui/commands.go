@@ -16,6 +16,7 @@ import (
 	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/tui/export"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // command is a slash command typed in the input. Commands that act on the
@@ -92,13 +93,13 @@ func (m *Model) runCommand(line string) (tea.Cmd, bool) {
 		return found[0].run(m, arg), true
 	case 0:
 		m.say(fmt.Sprintf("unknown command /%s; the commands are %s (start with // to send a message that begins with /)",
-			cleanLine(name), commandNames()), true)
+			text.CleanLine(name), commandNames()), true)
 	default:
 		var names []string
 		for _, c := range found {
 			names = append(names, "/"+c.name)
 		}
-		m.say(fmt.Sprintf("/%s could be %s: type more of it", cleanLine(name), strings.Join(names, " or ")), true)
+		m.say(fmt.Sprintf("/%s could be %s: type more of it", text.CleanLine(name), strings.Join(names, " or ")), true)
 	}
 	return nil, false
 }
@@ -135,7 +136,7 @@ func (m *Model) cmdMode(arg string) tea.Cmd {
 	}
 	md, err := approval.ParseMode(arg)
 	if err != nil {
-		m.say(cleanLine(err.Error()), true)
+		m.say(text.CleanLine(err.Error()), true)
 		return nil
 	}
 	m.setMode(md)
@@ -151,10 +152,10 @@ func (m *Model) cmdModel(arg string) tea.Cmd {
 	default:
 		name, err := m.opts.SwitchModel(arg)
 		if err != nil {
-			m.say(fmt.Sprintf("the model stays %s: %s", m.model, cleanLine(err.Error())), true)
+			m.say(fmt.Sprintf("the model stays %s: %s", m.model, text.CleanLine(err.Error())), true)
 			return nil
 		}
-		m.model = cleanLine(name)
+		m.model = text.CleanLine(name)
 		when := "from the next run"
 		if m.run != nil {
 			when = "from the next turn"
@@ -223,7 +224,7 @@ func (m *Model) cmdResume(arg string) tea.Cmd {
 		return nil
 	}
 	resume := m.opts.Resume
-	m.opening, m.busy = true, "loading session "+cleanLine(arg)+"…"
+	m.opening, m.busy = true, "loading session "+text.CleanLine(arg)+"…"
 	m.note = m.busy
 	return func() tea.Msg {
 		o, err := resume(arg)
@@ -236,7 +237,7 @@ func (m *Model) cmdResume(arg string) tea.Cmd {
 func (m *Model) switched(s sessionSwitched) tea.Cmd {
 	m.opening, m.busy = false, ""
 	if s.err != nil {
-		m.say(fmt.Sprintf("could not open %s: %s", cleanLine(s.what), cleanLine(s.err.Error())), true)
+		m.say(fmt.Sprintf("could not open %s: %s", text.CleanLine(s.what), text.CleanLine(s.err.Error())), true)
 		return m.startQueued()
 	}
 	m.resetSession()
@@ -308,7 +309,7 @@ func (m *Model) cmdSessions(string) tea.Cmd {
 func (m *Model) listed(s sessionsListed) {
 	switch {
 	case s.err != nil:
-		m.say("could not list the sessions: "+cleanLine(s.err.Error()), true)
+		m.say("could not list the sessions: "+text.CleanLine(s.err.Error()), true)
 		return
 	case len(s.list) == 0:
 		m.say("no sessions of this workspace yet", false)
@@ -319,10 +320,10 @@ func (m *Model) listed(s sessionsListed) {
 	for _, si := range s.list {
 		mark := "  "
 		if si.ID == m.session {
-			mark = symFocus + " "
+			mark = text.SymFocus + " "
 		}
-		fmt.Fprintf(&b, "\n%s%s · %s · %s · %s", mark, cleanLine(si.ID), si.LastActivity.Local().Format("2006-01-02 15:04"),
-			cleanLine(si.Outcome), preview(si.Goal))
+		fmt.Fprintf(&b, "\n%s%s · %s · %s · %s", mark, text.CleanLine(si.ID), si.LastActivity.Local().Format("2006-01-02 15:04"),
+			text.CleanLine(si.Outcome), text.Preview(si.Goal))
 	}
 	m.transcript.add(noteItem{text: b.String()})
 	m.transcript.toBottom()
@@ -356,10 +357,10 @@ func (m *Model) cmdExport(arg string) tea.Cmd {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		m.say(fmt.Sprintf("could not write %s: %s", cleanLine(path), cleanLine(err.Error())), true)
+		m.say(fmt.Sprintf("could not write %s: %s", text.CleanLine(path), text.CleanLine(err.Error())), true)
 		return nil
 	}
-	m.say("exported the transcript as Markdown to "+cleanLine(path), false)
+	m.say("exported the transcript as Markdown to "+text.CleanLine(path), false)
 	return nil
 }
 
@@ -424,7 +425,7 @@ func isShiftEnter(msg tea.Msg) bool {
 // submit acts on Enter in the input: it sends the goal, answer or
 // follow-up, carries out a slash command, or skips a call with the reason.
 func (m *Model) submit() tea.Cmd {
-	text := strings.TrimSpace(m.input.value())
+	typed := strings.TrimSpace(m.input.value())
 	if m.input.mode == modeReason {
 		c := m.input.reasonFor
 		m.input.closeReason()
@@ -433,41 +434,41 @@ func (m *Model) submit() tea.Cmd {
 		case c == nil || c.req == nil:
 			m.note = "that call is no longer waiting for approval"
 		default:
-			c.answer(approval.SkipWith(text))
+			c.answer(approval.SkipWith(typed))
 			m.note = fmt.Sprintf("skipped #%d %s", c.index+1, c.name)
 		}
 		m.board.personChange()
 		return nil
 	}
-	if strings.HasPrefix(text, "/") && !strings.HasPrefix(text, "//") {
+	if strings.HasPrefix(typed, "/") && !strings.HasPrefix(typed, "//") {
 		// A command, never a message: an unknown one stays in the input
 		// to be mended.
-		cmd, ok := m.runCommand(text)
+		cmd, ok := m.runCommand(typed)
 		if ok {
-			m.remember(text)
+			m.remember(typed)
 			m.input.reset()
 		}
 		return cmd
 	}
-	if strings.HasPrefix(text, "//") {
+	if strings.HasPrefix(typed, "//") {
 		// "//" sends a message that begins with "/".
-		text = text[1:]
+		typed = typed[1:]
 	}
 	switch {
 	case m.openErr != "":
 		m.note = "the session could not be opened (see above) · ctrl+c twice quits"
 		return nil
 	case m.run != nil || m.queued != "":
-		m.note = "a run is going: wait for its outcome, or press esc to stop it; your text stays in the input"
+		m.note = "a run is going: wait for its outcome, or press esc to stop it; your typed stays in the input"
 		return nil
-	case text == "":
+	case typed == "":
 		m.note = "type something first"
 		return nil
 	case m.opening:
 		// The session is being readied (a journal read, servers
 		// started): the input starts as soon as it is open.
-		m.queued = text
-		m.remember(text)
+		m.queued = typed
+		m.remember(typed)
 		m.input.reset()
 		m.note = "opening the session; your input starts as soon as it is open"
 		if m.busy != "" {
@@ -475,18 +476,18 @@ func (m *Model) submit() tea.Cmd {
 		}
 		return nil
 	}
-	m.remember(text)
-	return m.start(text)
+	m.remember(typed)
+	return m.start(typed)
 }
 
 // remember adds text to the history: the store's, when there is one, which
 // keeps it with its secrets redacted, and this console's.
-func (m *Model) remember(text string) {
-	kept := text
+func (m *Model) remember(entry string) {
+	kept := entry
 	if h := m.opts.History; h != nil {
 		var err error
-		if kept, err = h.Add(text); err != nil {
-			m.transcript.add(noteItem{text: "warning: " + cleanLine(err.Error()), warn: true})
+		if kept, err = h.Add(entry); err != nil {
+			m.transcript.add(noteItem{text: "warning: " + text.CleanLine(err.Error()), warn: true})
 		}
 	}
 	m.input.remember(kept)

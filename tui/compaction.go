@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // compactItem is a compaction in the transcript: one line saying how much of
@@ -21,24 +22,24 @@ type compactItem struct {
 }
 
 func newCompactItem(ev runtime.Compacted) compactItem {
-	return compactItem{ev: ev, summary: clean(ev.Summary), open: new(bool)}
+	return compactItem{ev: ev, summary: text.Clean(ev.Summary), open: new(bool)}
 }
 
 func (c compactItem) lines(width int) []string {
 	what := map[string]string{"auto": "", "overflow": " after the provider refused a request as too long", "manual": " as you asked"}[c.ev.Reason]
-	head := fmt.Sprintf("⇣ context compacted%s: %s → summary of %s tokens", what, plural(c.ev.Replies, "turn"), count(tokensOfText(c.summary)))
+	head := fmt.Sprintf("⇣ context compacted%s: %s → summary of %s tokens", what, text.Plural(c.ev.Replies, "turn"), text.Count(tokensOfText(c.summary)))
 	if c.ev.Window > 0 {
 		head += fmt.Sprintf(" · ctx %d%% → %d%%", c.ev.TokensBefore*100/c.ev.Window, c.ev.TokensAfter*100/c.ev.Window)
 	}
 	if !*c.open {
 		out := []string{""}
-		out = append(out, stAccent.Render(cut("  "+head, width)))
-		out = append(out, stDim.Render(cut("    the transcript above is unchanged; enter in the transcript shows the summary the model now reads", width)))
+		out = append(out, st.Accent.Render(text.Cut("  "+head, width)))
+		out = append(out, st.Dim.Render(text.Cut("    the transcript above is unchanged; enter in the transcript shows the summary the model now reads", width)))
 		return out
 	}
-	out := []string{"", stAccent.Render(cut("  "+head, width))}
-	for _, l := range indent(c.summary, "    "+symQuote, width) {
-		out = append(out, "    "+stDim.Render(symQuote)+strings.TrimPrefix(l, "    "+symQuote))
+	out := []string{"", st.Accent.Render(text.Cut("  "+head, width))}
+	for _, l := range text.Indent(c.summary, "    "+text.SymQuote, width) {
+		out = append(out, "    "+st.Dim.Render(text.SymQuote)+strings.TrimPrefix(l, "    "+text.SymQuote))
 	}
 	return out
 }
@@ -57,27 +58,8 @@ func compactWhy(ev runtime.CompactionStarted) string {
 	return "it grew too long"
 }
 
-// windowSize renders a context window: "128k", "1M", "32k".
-func windowSize(n int) string {
-	switch {
-	case n >= 1_000_000:
-		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/1_000_000), ".0") + "M"
-	case n >= 1000:
-		return fmt.Sprintf("%dk", (n+500)/1000)
-	}
-	return fmt.Sprint(n)
-}
-
 // tokensOfText estimates the tokens of text, at four bytes a token.
 func tokensOfText(s string) int { return (len(s) + 3) / 4 }
-
-// plural returns n and noun, with an s unless n is 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
 
 // toggleCompactions opens or closes every compaction's summary, and
 // reports whether there was any.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/tui/diffview"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // detailPane is the detail pane of the focused call: its arguments, footprint,
@@ -99,8 +100,8 @@ func (d *detailPane) View(c *call, r *reply, ws string, width, height int) strin
 		how = "enter collapses · pgup/pgdn scroll"
 	}
 	if c == nil {
-		title := stDim.Render(cut("── details ── focus a call on the board (tab) to see what it did", width))
-		return joinLines([]string{title}, height)
+		title := st.Dim.Render(text.Cut("── details ── focus a call on the board (tab) to see what it did", width))
+		return text.JoinLines([]string{title}, height)
 	}
 	body := d.lines(c, r, ws, width)
 	avail := height - 1
@@ -109,12 +110,12 @@ func (d *detailPane) View(c *call, r *reply, ws string, width, height int) strin
 	if len(body) > avail {
 		more = fmt.Sprintf(" · lines %d–%d of %d", offset+1, min(offset+avail, len(body)), len(body))
 	}
-	title := stTitle.Render(cut(fmt.Sprintf("── #%d %s ── %s%s ", c.index+1, c.name, how, more), width))
+	title := st.Title.Render(text.Cut(fmt.Sprintf("── #%d %s ── %s%s ", c.index+1, c.name, how, more), width))
 	out := make([]string, 0, height)
 	out = append(out, title)
 	end := min(len(body), offset+avail)
 	out = append(out, body[offset:end]...)
-	return joinLines(out, height)
+	return text.JoinLines(out, height)
 }
 
 // detailLines builds the pane's content. Untrusted text is cleaned and shown
@@ -122,19 +123,19 @@ func (d *detailPane) View(c *call, r *reply, ws string, width, height int) strin
 // lines.
 func detailLines(c *call, r *reply, ws string, width int, layout diffview.Layout) []string {
 	var out []string
-	add := func(label, text string) {
-		out = append(out, indent(label+text, "", width)...)
+	add := func(label, s string) {
+		out = append(out, text.Indent(label+s, "", width)...)
 	}
-	quote := func(text string) {
-		for _, l := range indent(clean(text), symQuote, width) {
-			out = append(out, stDim.Render(symQuote)+strings.TrimPrefix(l, symQuote))
+	quote := func(s string) {
+		for _, l := range text.Indent(text.Clean(s), text.SymQuote, width) {
+			out = append(out, st.Dim.Render(text.SymQuote)+strings.TrimPrefix(l, text.SymQuote))
 		}
 	}
 	head := fmt.Sprintf("batch %d · %s", c.batch, footprint(c.touches, ws))
 	if len(c.waitsFor) > 0 {
-		head += " · depends on " + numbers(c.waitsFor)
+		head += " · depends on " + text.Numbers(c.waitsFor)
 		if p := r.pendingDeps(c); len(p) > 0 {
-			head += " (waiting for " + numbers(p) + ")"
+			head += " (waiting for " + text.Numbers(p) + ")"
 		}
 	} else {
 		head += " · depends on nothing"
@@ -153,26 +154,26 @@ func detailLines(c *call, r *reply, ws string, width int, layout diffview.Layout
 		add("retry: ", rt)
 	}
 	if c.done {
-		out = append(out, stBold.Render("what the model read:"))
+		out = append(out, st.Bold.Render("what the model read:"))
 		if c.whole > 0 {
 			add("", fmt.Sprintf("(not the whole output: that was %s, too much to read whole, so the model read its start and end, "+
 				"or a summary of it, as below)", tool.FormatSize(int64(c.whole))))
 		}
 		if c.result == "" {
-			out = append(out, stDim.Render(symQuote+"(empty)"))
+			out = append(out, st.Dim.Render(text.SymQuote+"(empty)"))
 		} else {
 			quote(c.result)
 		}
 	}
-	out = append(out, stBold.Render("arguments:"))
-	quote(prettyJSON(c.args))
+	out = append(out, st.Bold.Render("arguments:"))
+	quote(text.PrettyJSON(c.args))
 	return out
 }
 
 // policyLines says which decisions were made about the call and by what.
 func policyLines(c *call, ws string, width int) []string {
 	if len(c.decisions) == 0 {
-		return []string{stDim.Render("policy: not reviewed yet")}
+		return []string{st.Dim.Render("policy: not reviewed yet")}
 	}
 	var out []string
 	for i, d := range c.decisions {
@@ -191,11 +192,11 @@ func policyLines(c *call, ws string, width int) []string {
 		default:
 			what = d.what
 		}
-		line := fmt.Sprintf("%s%s, by %s: %s", label, what, d.by, relativeAll(ws, d.reason))
+		line := fmt.Sprintf("%s%s, by %s: %s", label, what, d.by, text.RelativeAll(ws, d.reason))
 		if d.what == "ask" && !c.askedAt.IsZero() {
 			line += " · waiting since " + c.askedAt.Format(time.TimeOnly)
 		}
-		out = append(out, indent(line, "", width)...)
+		out = append(out, text.Indent(line, "", width)...)
 	}
 	return out
 }
@@ -204,24 +205,24 @@ func policyLines(c *call, ws string, width int) []string {
 func outcomeLine(c *call, r *reply) string {
 	switch r.state(c) {
 	case stateSucceeded:
-		return fmt.Sprintf("outcome: %s succeeded after %s, %s", symOK, since(c.duration), attempts(c))
+		return fmt.Sprintf("outcome: %s succeeded after %s, %s", text.SymOK, text.Since(c.duration), attempts(c))
 	case stateError:
-		return fmt.Sprintf("outcome: %s error (%s) after %s, %s", symErr, c.kind, since(c.duration), attempts(c))
+		return fmt.Sprintf("outcome: %s error (%s) after %s, %s", text.SymErr, c.kind, text.Since(c.duration), attempts(c))
 	case stateSkipped:
-		return "outcome: " + symSkipped + " skipped: the body never ran"
+		return "outcome: " + text.SymSkipped + " skipped: the body never ran"
 	case stateDenied:
-		return "outcome: " + symDenied + " denied: the tool refused"
+		return "outcome: " + text.SymDenied + " denied: the tool refused"
 	case stateNotRun:
-		return "outcome: " + symSkipped + " not run: " + c.endedBy("the turn was stopped before it started")
+		return "outcome: " + text.SymSkipped + " not run: " + c.endedBy("the turn was stopped before it started")
 	case statePartly:
-		return "outcome: " + symPartly + " may have partly run: " + c.endedBy("the turn was stopped") + " while it ran; check before repeating it"
+		return "outcome: " + text.SymPartly + " may have partly run: " + c.endedBy("the turn was stopped") + " while it ran; check before repeating it"
 	case stateUnfinished:
-		return "outcome: " + symPartly + " did not finish: " + c.endedBy("the turn was stopped") +
+		return "outcome: " + text.SymPartly + " did not finish: " + c.endedBy("the turn was stopped") +
 			" while it ran; it only reads, so it is safe to run again"
 	case stateInvalid:
-		return "outcome: " + symInvalid + " not run: the reply was invalid, so none of its calls ran"
+		return "outcome: " + text.SymInvalid + " not run: the reply was invalid, so none of its calls ran"
 	case stateRunning:
-		return fmt.Sprintf("state: %s running since %s (attempt %d)", symRunning, c.startedAt.Format(time.TimeOnly), max(1, c.attempt))
+		return fmt.Sprintf("state: %s running since %s (attempt %d)", text.SymRunning, c.startedAt.Format(time.TimeOnly), max(1, c.attempt))
 	}
 	return ""
 }

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agenttui/agenttui/tui/diffview"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // diffScreen shows the change of one call full screen, to scroll through a
@@ -93,7 +94,7 @@ func (s *diffScreen) view(width int, layout diffview.Layout) *diffview.View {
 	if d == nil {
 		return nil
 	}
-	*k = diffScreenCache{change: ch, width: width, layout: layout, view: d.Layout(width, layout, diffStyle())}
+	*k = diffScreenCache{change: ch, width: width, layout: layout, view: d.Layout(width, layout, text.DiffStyle())}
 	return k.view
 }
 
@@ -101,19 +102,19 @@ func (s *diffScreen) view(width int, layout diffview.Layout) *diffview.View {
 func (s *diffScreen) View(width, height int, layout diffview.Layout) string {
 	c := s.call
 	if c == nil || height < 3 {
-		return joinLines(nil, height)
+		return text.JoinLines(nil, height)
 	}
 	v := s.view(width, layout)
 	title := fmt.Sprintf("── #%d %s · %s ", c.index+1, c.name, c.argsText())
 	if v == nil {
-		lines := []string{stTitle.Render(cut(title, width)), stDim.Render(cut("  this call has no diff to show any more", width))}
-		return joinLines(lines, height)
+		lines := []string{st.Title.Render(text.Cut(title, width)), st.Dim.Render(text.Cut("  this call has no diff to show any more", width))}
+		return text.JoinLines(lines, height)
 	}
 	body := height - 2
 	s.offset = min(s.offset, max(0, v.Len()-body))
 	end := min(v.Len(), s.offset+body)
 	title += fmt.Sprintf("· %s · lines %d–%d of %d ", layout, s.offset+1, end, v.Len())
-	lines := []string{stTitle.Render(cut(title, width))}
+	lines := []string{st.Title.Render(text.Cut(title, width))}
 	lines = append(lines, v.Lines(s.offset, end)...)
 	for len(lines) < height-1 {
 		lines = append(lines, "")
@@ -125,6 +126,6 @@ func (s *diffScreen) View(width, height int, layout diffview.Layout) string {
 			hint += " · e edit"
 		}
 	}
-	lines = append(lines, stDim.Render(cut(hint, width)))
-	return joinLines(lines, height)
+	lines = append(lines, st.Dim.Render(text.Cut(hint, width)))
+	return text.JoinLines(lines, height)
 }

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // editorCommand returns the command that opens path in the person's
@@ -46,7 +47,7 @@ func (m *Model) editChange(c *call) tea.Cmd {
 	pv := c.change.full
 	dir, err := os.MkdirTemp("", "agenttui-edit-")
 	if err != nil {
-		m.note = "could not open the editor: " + cleanLine(err.Error())
+		m.note = "could not open the editor: " + text.CleanLine(err.Error())
 		return nil
 	}
 	// The file keeps the name of the one it stands for, so the editor
@@ -54,7 +55,7 @@ func (m *Model) editChange(c *call) tea.Cmd {
 	file := filepath.Join(dir, filepath.Base(pv.Path))
 	if err := os.WriteFile(file, []byte(pv.New), 0o600); err != nil {
 		os.RemoveAll(dir)
-		m.note = "could not open the editor: " + cleanLine(err.Error())
+		m.note = "could not open the editor: " + text.CleanLine(err.Error())
 		return nil
 	}
 	done := editorDone{turn: c.turn, index: c.index, reqID: c.req.id, digest: c.change.digest, proposed: pv.New, file: file, dir: dir}
@@ -75,7 +76,7 @@ func (m *Model) editChange(c *call) tea.Cmd {
 // back with a full redraw once c exits. done makes the message that says so.
 func (m *Model) exec(c *exec.Cmd, done func(error) tea.Msg) tea.Cmd {
 	if m.term != nil {
-		return tea.Exec(m.term.command(c), done)
+		return tea.Exec(m.term.Command(c), done)
 	}
 	return tea.ExecProcess(c, done)
 }
@@ -91,14 +92,14 @@ type inputEdited struct {
 func (m *Model) editInput() tea.Cmd {
 	dir, err := os.MkdirTemp("", "agenttui-input-")
 	if err != nil {
-		m.note = "could not open the editor: " + cleanLine(err.Error())
+		m.note = "could not open the editor: " + text.CleanLine(err.Error())
 		return nil
 	}
 	// Markdown, so the editor highlights what people write to models.
 	file := filepath.Join(dir, "input.md")
 	if err := os.WriteFile(file, []byte(m.input.value()), 0o600); err != nil {
 		os.RemoveAll(dir)
-		m.note = "could not open the editor: " + cleanLine(err.Error())
+		m.note = "could not open the editor: " + text.CleanLine(err.Error())
 		return nil
 	}
 	edit := m.opts.Editor
@@ -116,10 +117,10 @@ func (m *Model) inputEdited(e inputEdited) {
 	data, err := os.ReadFile(e.file)
 	switch {
 	case e.err != nil:
-		m.note = "the editor failed (" + cleanLine(e.err.Error()) + "); the input is as it was"
+		m.note = "the editor failed (" + text.CleanLine(e.err.Error()) + "); the input is as it was"
 		return
 	case err != nil:
-		m.note = "could not read what the editor saved (" + cleanLine(err.Error()) + "); the input is as it was"
+		m.note = "could not read what the editor saved (" + text.CleanLine(err.Error()) + "); the input is as it was"
 		return
 	}
 	// Editors end a file with a newline the person did not mean to send.
@@ -155,7 +156,7 @@ func (m *Model) editorReturned(d editorDone) {
 		// so the person can find their version.
 		remove = false
 		m.note = why + " (see the transcript)"
-		m.transcript.add(noteItem{text: why + "; your version is kept in " + cleanLine(d.file), warn: true})
+		m.transcript.add(noteItem{text: why + "; your version is kept in " + text.CleanLine(d.file), warn: true})
 	}
 	name := fmt.Sprintf("#%d", d.index+1)
 	if c != nil {
@@ -163,9 +164,9 @@ func (m *Model) editorReturned(d editorDone) {
 	}
 	switch {
 	case d.err != nil:
-		keep(fmt.Sprintf("the editor failed (%s), so %s was not approved", cleanLine(d.err.Error()), name))
+		keep(fmt.Sprintf("the editor failed (%s), so %s was not approved", text.CleanLine(d.err.Error()), name))
 	case readErr != nil:
-		m.note = fmt.Sprintf("could not read what the editor saved (%s), so %s was not approved", cleanLine(readErr.Error()), name)
+		m.note = fmt.Sprintf("could not read what the editor saved (%s), so %s was not approved", text.CleanLine(readErr.Error()), name)
 	case mine == d.proposed:
 		m.note = fmt.Sprintf("no change made in the editor: %s still waits for approval", name)
 	case c == nil || c.req == nil || c.req.id != d.reqID:

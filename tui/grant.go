@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // grantChooser offers the session grants a pending call allows (g on the
@@ -45,7 +46,7 @@ func (g *grantChooser) show(c *call, grants []approval.Grant, labels []string) {
 	g.open, g.call, g.grants, g.sel = true, c, grants, 0
 	g.labels = make([]string, len(labels))
 	for i, l := range labels {
-		g.labels[i] = cleanLine(l)
+		g.labels[i] = text.CleanLine(l)
 	}
 }
 
@@ -107,14 +108,14 @@ func (g *grantChooser) lines() int { return 1 + len(g.grants) }
 func (g *grantChooser) View(width int) string {
 	head := "  Grant for the session"
 	if c := g.call; c != nil {
-		head = fmt.Sprintf("%s Grant from #%d %s", symFocus, c.index+1, c.name)
+		head = fmt.Sprintf("%s Grant from #%d %s", text.SymFocus, c.index+1, c.name)
 	}
 	head += fmt.Sprintf(" · 1–%d or ↑↓ enter gives it · esc closes · it releases every waiting call it covers", len(g.grants))
-	lines := []string{stWarn.Render(cut(head, width))}
+	lines := []string{st.Warn.Render(text.Cut(head, width))}
 	for i, l := range g.labels {
 		mark := "   "
 		if i == g.sel {
-			mark = " " + symFocus + " "
+			mark = " " + text.SymFocus + " "
 		}
 		what := l
 		if g.grants[i].Within.IsEmpty() {
@@ -122,9 +123,9 @@ func (g *grantChooser) View(width int) string {
 		}
 		line := fmt.Sprintf("%s%d  allow %s", mark, i+1, what)
 		if i == g.sel {
-			line = stFocused.Render(pad(line, width))
+			line = st.Focused.Render(text.Pad(line, width))
 		}
-		lines = append(lines, cut(line, width))
+		lines = append(lines, text.Cut(line, width))
 	}
 	return strings.Join(lines, "\n")
 }

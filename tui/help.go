@@ -5,6 +5,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // helpOverlay is the overlay that lists every key, opened with ? (or F1).
@@ -22,7 +24,7 @@ func (h helpOverlay) View(keys KeyMap, width, height int) string {
 	titles := []string{"On the board", "In the input and the transcript", "Anywhere", "In the full-screen diff (f)"}
 	var blocks [][]string
 	for i, group := range keys.FullHelp() {
-		block := []string{stTitle.Render(titles[i])}
+		block := []string{st.Title.Render(titles[i])}
 		for _, b := range group {
 			if !b.Enabled() {
 				continue
@@ -31,16 +33,16 @@ func (h helpOverlay) View(keys KeyMap, width, height int) string {
 		}
 		blocks = append(blocks, append(block, ""))
 	}
-	cmds := []string{stTitle.Render("Slash commands") + stDim.Render(" (type / in the input; tab completes)")}
+	cmds := []string{st.Title.Render("Slash commands") + st.Dim.Render(" (type / in the input; tab completes)")}
 	for _, c := range commands() {
-		cmds = append(cmds, "  "+stKey.Render(pad(strings.TrimSpace("/"+c.name+" "+c.args), 30))+" "+c.desc)
+		cmds = append(cmds, "  "+st.Key.Render(text.Pad(strings.TrimSpace("/"+c.name+" "+c.args), 30))+" "+c.desc)
 	}
-	blocks = append(blocks, append(cmds, "  "+stKey.Render(pad("//text", 30))+" "+"send text that begins with /", ""))
+	blocks = append(blocks, append(cmds, "  "+st.Key.Render(text.Pad("//text", 30))+" "+"send text that begins with /", ""))
 	var lines []string
 	for _, b := range blocks {
 		lines = append(lines, b...)
 	}
-	head := []string{stTitle.Render("Keys") + stDim.Render(" · esc or ? closes this · approvals are ignored for ½ s after the call under focus changes"), ""}
+	head := []string{st.Title.Render("Keys") + st.Dim.Render(" · esc or ? closes this · approvals are ignored for ½ s after the call under focus changes"), ""}
 	if len(lines)+2 > height && width >= 80 {
 		// Two columns, each block going to the shorter one.
 		half := width / 2
@@ -61,14 +63,14 @@ func (h helpOverlay) View(keys KeyMap, width, height int) string {
 			if i < len(right) {
 				r = right[i]
 			}
-			lines = append(lines, pad(l, half)+cut(r, width-half))
+			lines = append(lines, text.Pad(l, half)+text.Cut(r, width-half))
 		}
 	}
 	out := append(head, lines...)
 	for i, l := range out {
-		out[i] = cut(l, width)
+		out[i] = text.Cut(l, width)
 	}
-	return joinLines(out, height)
+	return text.JoinLines(out, height)
 }
 
 func bindingLine(b key.Binding) string {
@@ -77,5 +79,5 @@ func bindingLine(b key.Binding) string {
 	if n := ansi.StringWidth(k); n < 12 {
 		k += strings.Repeat(" ", 12-n)
 	}
-	return "  " + stKey.Render(k) + " " + h.Desc
+	return "  " + st.Key.Render(k) + " " + h.Desc
 }

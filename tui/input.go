@@ -11,6 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // inputMode is what the input is for.
@@ -102,7 +104,7 @@ func newInput(prefill string, commands []command) inputBox {
 	ta.Cursor.SetMode(cursor.CursorStatic)
 	plain := textarea.Style{
 		Base: lipgloss.NewStyle(), CursorLine: lipgloss.NewStyle(), CursorLineNumber: lipgloss.NewStyle(),
-		EndOfBuffer: lipgloss.NewStyle(), LineNumber: lipgloss.NewStyle(), Placeholder: stDim,
+		EndOfBuffer: lipgloss.NewStyle(), LineNumber: lipgloss.NewStyle(), Placeholder: st.Dim,
 		Prompt: lipgloss.NewStyle(), Text: lipgloss.NewStyle(),
 	}
 	ta.FocusedStyle, ta.BlurredStyle = plain, plain
@@ -414,20 +416,20 @@ func (in *inputBox) layout(l inputLayout) {
 // its first row and arrows where it scrolls.
 func (in *inputBox) View(l inputLayout, width int, hasFocus, running bool) string {
 	mark := "  "
-	style := stDim
+	style := st.Dim
 	if hasFocus {
-		mark, style = symFocus+" ", stKey
+		mark, style = text.SymFocus+" ", st.Key
 	}
 	var out []string
 	if l.question {
-		out = append(out, stWarn.Render(cut("  "+symAsk+" "+cleanLine(in.question), width)))
+		out = append(out, st.Warn.Render(text.Cut("  "+text.SymAsk+" "+text.CleanLine(in.question), width)))
 	}
 	if s := in.search; s != nil {
-		line := "  history search (ctrl+r older · enter take · esc cancel): " + cleanLine(s.query)
+		line := "  history search (ctrl+r older · enter take · esc cancel): " + text.CleanLine(s.query)
 		if s.match < 0 {
-			line = "  history search: nothing matches " + cleanLine(s.query) + " (backspace · esc cancel)"
+			line = "  history search: nothing matches " + text.CleanLine(s.query) + " (backspace · esc cancel)"
 		}
-		out = append(out, stAccent.Render(cut(line, width)))
+		out = append(out, st.Accent.Render(text.Cut(line, width)))
 	}
 	if l.menuShown > 0 {
 		out = append(out, in.menuView(l, width)...)
@@ -439,11 +441,11 @@ func (in *inputBox) View(l inputLayout, width int, hasFocus, running bool) strin
 	}
 	in.ta.SetWidth(l.textWidth)
 	in.ta.SetHeight(l.rows)
-	text := strings.Split(in.ta.View(), "\n")
-	visible := min(l.textRows, len(text))
-	top := max(0, min(in.top, len(text)-visible))
+	rows := strings.Split(in.ta.View(), "\n")
+	visible := min(l.textRows, len(rows))
+	top := max(0, min(in.top, len(rows)-visible))
 	blank := strings.Repeat(" ", ansi.StringWidth(label))
-	for i, row := range text[top : top+visible] {
+	for i, row := range rows[top : top+visible] {
 		// The text area pads its rows to its width; the screen needs
 		// no trailing blanks.
 		row = strings.TrimRight(row, " ")
@@ -453,11 +455,11 @@ func (in *inputBox) View(l inputLayout, width int, hasFocus, running bool) strin
 		}
 		switch {
 		case i == 0 && top > 0:
-			row = pad(row, l.textWidth) + stDim.Render("↑")
-		case i == visible-1 && top+visible < len(text):
-			row = pad(row, l.textWidth) + stDim.Render("↓")
+			row = text.Pad(row, l.textWidth) + st.Dim.Render("↑")
+		case i == visible-1 && top+visible < len(rows):
+			row = text.Pad(row, l.textWidth) + st.Dim.Render("↓")
 		}
-		out = append(out, cut(prefix+row, width))
+		out = append(out, text.Cut(prefix+row, width))
 	}
 	return strings.Join(out, "\n")
 }
@@ -475,14 +477,14 @@ func (in *inputBox) menuView(l inputLayout, width int) []string {
 	var out []string
 	for i := first; i < first+l.menuShown; i++ {
 		e := menu[i]
-		line := "    " + pad(e.label, labelW+2) + stDim.Render(e.desc)
+		line := "    " + text.Pad(e.label, labelW+2) + st.Dim.Render(e.desc)
 		if i == sel {
-			line = "  " + stKey.Render(symFocus+" "+pad(e.label, labelW+2)) + e.desc
+			line = "  " + st.Key.Render(text.SymFocus+" "+text.Pad(e.label, labelW+2)) + e.desc
 		}
-		out = append(out, cut(line, width))
+		out = append(out, text.Cut(line, width))
 	}
 	if l.menuMore {
-		out = append(out, stDim.Render(cut(fmt.Sprintf("    … %d more · ↑↓ choose · tab completes · esc closes", len(menu)-l.menuShown), width)))
+		out = append(out, st.Dim.Render(text.Cut(fmt.Sprintf("    … %d more · ↑↓ choose · tab completes · esc closes", len(menu)-l.menuShown), width)))
 	}
 	return out
 }
@@ -502,7 +504,7 @@ func wrappedRows(line []rune, width int) int {
 		if unicode.IsSpace(r) {
 			spaces++
 		} else {
-			wordW += runeWidth(r)
+			wordW += text.RuneWidth(r)
 		}
 		if spaces > 0 {
 			if lineW+wordW+spaces > width {
@@ -514,7 +516,7 @@ func wrappedRows(line []rune, width int) int {
 			wordW, spaces = 0, 0
 			continue
 		}
-		if wordW+runeWidth(r) > width {
+		if wordW+text.RuneWidth(r) > width {
 			// The word alone fills the row: it goes on a row of its
 			// own, and the next starts afresh.
 			if lineW > 0 {

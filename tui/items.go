@@ -9,6 +9,7 @@ import (
 
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/tui/internal/text"
 	"github.com/agenttui/agenttui/tui/markdown"
 )
 
@@ -19,8 +20,8 @@ type userItem struct {
 
 func (u userItem) lines(width int) []string {
 	prefix := u.label + " › "
-	lines := indent(u.text, strings.Repeat(" ", ansi.StringWidth(prefix)), width)
-	lines[0] = stBold.Render(prefix) + stBold.Render(strings.TrimLeft(lines[0], " "))
+	lines := text.Indent(u.text, strings.Repeat(" ", ansi.StringWidth(prefix)), width)
+	lines[0] = st.Bold.Render(prefix) + st.Bold.Render(strings.TrimLeft(lines[0], " "))
 	return append([]string{""}, lines...)
 }
 
@@ -44,7 +45,7 @@ func (m modelItem) lines(width int) []string {
 	}
 	// The marker sets the model's text apart from the console's own
 	// lines, as it does for plain text.
-	out[0] = stAccent.Render("◆") + " " + md[0]
+	out[0] = st.Accent.Render("◆") + " " + md[0]
 	return out
 }
 
@@ -64,13 +65,13 @@ type groupItem struct {
 }
 
 func (g groupItem) lines(width int) []string {
-	out := []string{stDim.Render(cut("  "+g.head, width))}
+	out := []string{st.Dim.Render(text.Cut("  "+g.head, width))}
 	for _, r := range g.rows {
-		style := stOK.Render
+		style := st.OK.Render
 		if r.bad {
-			style = stWarn.Render
+			style = st.Warn.Render
 		}
-		out = append(out, "    "+style(r.sym)+" "+cut(r.text, width-6))
+		out = append(out, "    "+style(r.sym)+" "+text.Cut(r.text, width-6))
 		if r.change != nil {
 			out = append(out, r.change.lines("      ", width)...)
 		}
@@ -83,7 +84,7 @@ func (g groupItem) lines(width int) []string {
 func newGroup(r *reply, ws string, used model.Usage) groupItem {
 	g := groupItem{head: fmt.Sprintf("turn %d · %d call(s)", r.turn, len(r.calls))}
 	if used.InputTokens+used.OutputTokens > 0 {
-		g.head += " · " + tokens(used)
+		g.head += " · " + text.Tokens(used)
 	}
 	if r.invalid {
 		g.head += " · invalid reply: nothing ran"
@@ -96,7 +97,7 @@ func newGroup(r *reply, ws string, used model.Usage) groupItem {
 		state, _ := b.stateText(c, "")
 		st := r.state(c)
 		sym, rest, _ := strings.Cut(state, " ")
-		text := fmt.Sprintf("#%d %s %s · %s", c.index+1, c.name, cut(c.argsText(), 40), rest)
+		text := fmt.Sprintf("#%d %s %s · %s", c.index+1, c.name, text.Cut(c.argsText(), 40), rest)
 		g.rows = append(g.rows, groupRow{sym: sym, text: text, bad: st != stateSucceeded, change: snippetOf(c)})
 	}
 	return g
@@ -109,11 +110,11 @@ type noteItem struct {
 }
 
 func (n noteItem) lines(width int) []string {
-	style := stDim.Render
+	style := st.Dim.Render
 	if n.warn {
-		style = stWarn.Render
+		style = st.Warn.Render
 	}
-	lines := indent(n.text, "  ", width)
+	lines := text.Indent(n.text, "  ", width)
 	for i, l := range lines {
 		lines[i] = style(l)
 	}
@@ -128,15 +129,15 @@ func (o outcomeItem) lines(width int) []string {
 	for i, l := range outcomeText(o.o) {
 		switch {
 		case i == 0 && o.o.Status == runtime.StatusSucceeded:
-			out = append(out, stOK.Render(cut(l.text, width)))
+			out = append(out, st.OK.Render(text.Cut(l.text, width)))
 		case i == 0 && o.o.Status == runtime.StatusFailed:
-			out = append(out, stErr.Render(cut(l.text, width)))
+			out = append(out, st.Err.Render(text.Cut(l.text, width)))
 		case i == 0:
-			out = append(out, stWarn.Render(cut(l.text, width)))
+			out = append(out, st.Warn.Render(text.Cut(l.text, width)))
 		default:
-			for _, w := range indent(l.text, l.prefix, width) {
-				if l.prefix == "  "+symQuote {
-					w = "  " + stDim.Render(symQuote) + strings.TrimPrefix(w, l.prefix)
+			for _, w := range text.Indent(l.text, l.prefix, width) {
+				if l.prefix == "  "+text.SymQuote {
+					w = "  " + st.Dim.Render(text.SymQuote) + strings.TrimPrefix(w, l.prefix)
 				}
 				out = append(out, w)
 			}
@@ -155,8 +156,8 @@ func outcomeText(o runtime.GoalOutcome) []outcomeLineText {
 	var out []outcomeLineText
 	switch o.Status {
 	case runtime.StatusSucceeded:
-		out = append(out, outcomeLineText{"", symOK + " Succeeded"})
-		out = append(out, outcomeLineText{"  ", clean(o.Summary)})
+		out = append(out, outcomeLineText{"", text.SymOK + " Succeeded"})
+		out = append(out, outcomeLineText{"  ", text.Clean(o.Summary)})
 		if data := strings.TrimSpace(string(o.ExtractedData)); data != "" && data != "null" {
 			out = append(out, outcomeLineText{"  ", "Extracted data:"})
 			var v any
@@ -165,18 +166,18 @@ func outcomeText(o runtime.GoalOutcome) []outcomeLineText {
 				b, _ := json.MarshalIndent(v, "", "  ")
 				pretty = string(b)
 			}
-			out = append(out, outcomeLineText{"  " + symQuote, clean(pretty)})
+			out = append(out, outcomeLineText{"  " + text.SymQuote, text.Clean(pretty)})
 		}
 	case runtime.StatusFailed:
-		out = append(out, outcomeLineText{"", symErr + " Failed"})
-		out = append(out, outcomeLineText{"  ", "Goal: " + clean(o.FailingSubGoal)})
-		out = append(out, outcomeLineText{"  ", "Failing step: " + clean(o.FailingStep)})
+		out = append(out, outcomeLineText{"", text.SymErr + " Failed"})
+		out = append(out, outcomeLineText{"  ", "Goal: " + text.Clean(o.FailingSubGoal)})
+		out = append(out, outcomeLineText{"  ", "Failing step: " + text.Clean(o.FailingStep)})
 		for _, a := range o.Attempts {
-			out = append(out, outcomeLineText{"    ", "- " + cleanLine(a)})
+			out = append(out, outcomeLineText{"    ", "- " + text.CleanLine(a)})
 		}
 	case runtime.StatusRefused:
-		out = append(out, outcomeLineText{"", symAsk + " The agent asks a question (answer it in the input below):"})
-		out = append(out, outcomeLineText{"  ", clean(o.Summary)})
+		out = append(out, outcomeLineText{"", text.SymAsk + " The agent asks a question (answer it in the input below):"})
+		out = append(out, outcomeLineText{"  ", text.Clean(o.Summary)})
 	}
 	return out
 }

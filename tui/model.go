@@ -16,6 +16,8 @@ import (
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/tui/diffview"
 	"github.com/agenttui/agenttui/tui/export"
+	"github.com/agenttui/agenttui/tui/internal/screen"
+	"github.com/agenttui/agenttui/tui/internal/text"
 	"github.com/agenttui/agenttui/tui/markdown"
 )
 
@@ -123,7 +125,7 @@ type Model struct {
 	md *markdown.Renderer
 	// term hands the terminal over to the person's editor, when the
 	// console runs in one (see Run).
-	term *handover
+	term *screen.Handover
 
 	note      string
 	quitArmed bool
@@ -157,10 +159,10 @@ func New(opts Options) Model {
 		grant:      newGrantChooser(),
 		diffScreen: newDiffScreen(),
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-		goal:       cleanLine(opts.Goal),
-		model:      cleanLine(opts.Model),
+		goal:       text.CleanLine(opts.Goal),
+		model:      text.CleanLine(opts.Model),
 		mode:       mode,
-		session:    cleanLine(opts.Session),
+		session:    text.CleanLine(opts.Session),
 		opening:    opts.Open != nil,
 		export:     newExport(opts.Workspace),
 	}
@@ -280,7 +282,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case errors.Is(msg.err, context.Canceled):
 			m.say("compaction stopped; the conversation is as it was", false)
 		case msg.err != nil:
-			m.say("could not compact the conversation: "+cleanLine(msg.err.Error()), true)
+			m.say("could not compact the conversation: "+text.CleanLine(msg.err.Error()), true)
 		default:
 			m.say("compacted the conversation", false)
 		}
@@ -500,7 +502,7 @@ func (m *Model) offerGrants(c *call) {
 		// The policy checks ask rules before grants, so a grant would
 		// change nothing; the screen says so instead of offering one.
 		m.note = fmt.Sprintf("a grant cannot override an ask rule: rule %s asks before this call every time; "+
-			"approve it with y or skip it with n", cleanLine(asker.Label))
+			"approve it with y or skip it with n", text.CleanLine(asker.Label))
 		return
 	}
 	p := m.opts.Policy
@@ -533,3 +535,7 @@ func (m *Model) grantKey(msg tea.KeyMsg) {
 	m.note = fmt.Sprintf("granted %s for the rest of the session: it released %d waiting call(s)", act.label, n)
 	m.board.personChange()
 }
+
+// st are the console's styles, until every part takes them from the
+// console.
+var st = text.DefaultStyles()

@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/tui/diffview"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // detailDiffLines bounds the diff the detail pane shows; f opens the whole
@@ -38,7 +37,7 @@ type change struct {
 // newChange takes in a published preview.
 func newChange(ev runtime.CallPreviewed) *change {
 	return &change{
-		kind: ev.Kind, path: cleanLine(ev.Path), summary: cleanLine(ev.Summary), digest: ev.Digest,
+		kind: ev.Kind, path: text.CleanLine(ev.Path), summary: text.CleanLine(ev.Summary), digest: ev.Digest,
 		provisional: ev.Provisional, after: ev.After, editable: ev.Editable, full: ev.Full,
 	}
 }
@@ -46,7 +45,7 @@ func newChange(ev runtime.CallPreviewed) *change {
 // changeOf takes in the preview an approval request carries, for a call
 // whose preview event has not been applied.
 func changeOf(pv tool.Preview) *change {
-	return &change{kind: string(pv.Kind), path: cleanLine(pv.Path), summary: cleanLine(pv.Summary()), digest: pv.Digest, full: &pv}
+	return &change{kind: string(pv.Kind), path: text.CleanLine(pv.Path), summary: text.CleanLine(pv.Summary()), digest: pv.Digest, full: &pv}
 }
 
 // isFile reports whether the change is to a file.
@@ -96,15 +95,6 @@ func (c *call) digest() string {
 	return c.change.digest
 }
 
-// diffStyle is how diffs are drawn on this terminal: its colour profile
-// (none under NO_COLOR) and background.
-func diffStyle() diffview.Style {
-	return diffview.Style{Profile: lipgloss.ColorProfile(), Dark: lipgloss.HasDarkBackground()}
-}
-
-// plain draws text as it is.
-func plain(s ...string) string { return strings.Join(s, " ") }
-
 // changeLines draws the change section of c's details: what the change
 // does, whether it is provisional or moved since an approval, and the diff
 // or the command.
@@ -114,8 +104,8 @@ func changeLines(c *call, r *reply, width int, layout diffview.Layout) []string 
 		return nil
 	}
 	var out []string
-	add := func(style func(...string) string, text string) {
-		for _, l := range indent(text, "", width) {
+	add := func(style func(...string) string, s string) {
+		for _, l := range text.Indent(s, "", width) {
 			out = append(out, style(l))
 		}
 	}
@@ -124,19 +114,19 @@ func changeLines(c *call, r *reply, width int, layout diffview.Layout) []string 
 			return nil
 		}
 		pv := ch.full
-		out = append(out, stBold.Render("command:"))
-		for _, l := range indent(clean(pv.Command), symQuote, width) {
-			out = append(out, stDim.Render(symQuote)+strings.TrimPrefix(l, symQuote))
+		out = append(out, st.Bold.Render("command:"))
+		for _, l := range text.Indent(text.Clean(pv.Command), text.SymQuote, width) {
+			out = append(out, st.Dim.Render(text.SymQuote)+strings.TrimPrefix(l, text.SymQuote))
 		}
 		where := "runs in the workspace folder"
 		if pv.Dir != "" && pv.Dir != "." {
-			where = "runs in " + cleanLine(pv.Dir)
+			where = "runs in " + text.CleanLine(pv.Dir)
 		}
-		add(plain, fmt.Sprintf("%s · time limit %d s", where, pv.TimeoutS))
+		add(text.Plain, fmt.Sprintf("%s · time limit %d s", where, pv.TimeoutS))
 		if c.sandbox == nil {
 			// The sandbox line above says the same for a shell call.
 			for _, n := range pv.Notes {
-				add(plain, cleanLine(n))
+				add(text.Plain, text.CleanLine(n))
 			}
 		}
 		return out
@@ -148,34 +138,34 @@ func changeLines(c *call, r *reply, width int, layout diffview.Layout) []string 
 			head += " · e edit"
 		}
 	}
-	add(stBold.Render, head)
+	add(st.Bold.Render, head)
 	if ch.provisional && !c.done {
-		first := numbers(ch.after)
+		first := text.Numbers(ch.after)
 		if len(ch.after) > 0 {
-			first = numbers(ch.after[:1])
+			first = text.Numbers(ch.after[:1])
 		}
 		pending := r.pendingDeps(c)
 		if len(pending) > 0 {
-			add(stWarn.Render, fmt.Sprintf("as of now: %s changes %s first; the change is shown again once it has", first, ch.path))
+			add(st.Warn.Render, fmt.Sprintf("as of now: %s changes %s first; the change is shown again once it has", first, ch.path))
 		}
 	}
 	if c.stale != "" && !c.done {
-		add(stWarn.Render, "changed since it was approved: "+c.stale+"; it did not run, and waits for approval again")
+		add(st.Warn.Render, "changed since it was approved: "+c.stale+"; it did not run, and waits for approval again")
 	}
 	if c.edited {
-		add(stAccent.Render, "approved with your own version of the change")
+		add(st.Accent.Render, "approved with your own version of the change")
 	}
 	d := ch.textDiff()
 	switch {
 	case ch.full == nil:
-		add(stDim.Render, "(the change itself is not kept in the session's journal)")
+		add(st.Dim.Render, "(the change itself is not kept in the session's journal)")
 	case d == nil:
 		// The summary says it all: binary, too large, or why it would fail.
 	default:
-		v := d.Layout(width, layout, diffStyle())
+		v := d.Layout(width, layout, text.DiffStyle())
 		out = append(out, v.Lines(0, detailDiffLines)...)
 		if v.Len() > detailDiffLines {
-			add(stDim.Render, fmt.Sprintf("… %d more lines: f shows the whole diff", v.Len()-detailDiffLines))
+			add(st.Dim.Render, fmt.Sprintf("… %d more lines: f shows the whole diff", v.Len()-detailDiffLines))
 		}
 	}
 	return out
@@ -210,13 +200,13 @@ func snippetOf(c *call) *snippet {
 
 // lines draws the snippet at width, indented by prefix.
 func (s *snippet) lines(prefix string, width int) []string {
-	v := s.diff.Layout(width-len(prefix), diffview.Unified, diffStyle())
+	v := s.diff.Layout(width-len(prefix), diffview.Unified, text.DiffStyle())
 	var out []string
 	for _, l := range v.Lines(0, v.Len()) {
 		out = append(out, prefix+l)
 	}
 	if s.left > 0 {
-		out = append(out, stDim.Render(cut(fmt.Sprintf("%s… %d more lines of this change", prefix, s.left), width)))
+		out = append(out, st.Dim.Render(text.Cut(fmt.Sprintf("%s… %d more lines of this change", prefix, s.left), width)))
 	}
 	return out
 }

@@ -5,13 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
-
-// stDiscarded is the text of a failed attempt: struck through and dimmed.
-var stDiscarded = lipgloss.NewStyle().Foreground(colDim).Strikethrough(true)
 
 // retryWait is a model request that failed in a way that may pass and is
 // made again, for the status bar: a countdown to the next attempt, then
@@ -29,13 +25,13 @@ type retryWait struct {
 type discardedItem struct{ text string } // clean
 
 func (d discardedItem) lines(width int) []string {
-	lines := indent(strings.TrimRight(d.text, "\n"), "  ", width)
+	lines := text.Indent(strings.TrimRight(d.text, "\n"), "  ", width)
 	for i, l := range lines {
 		lead := "  "
 		if i == 0 {
-			lead = stDim.Render(symErr) + " "
+			lead = st.Dim.Render(text.SymErr) + " "
 		}
-		lines[i] = lead + stDiscarded.Render(strings.TrimPrefix(l, "  "))
+		lines[i] = lead + st.Discarded.Render(strings.TrimPrefix(l, "  "))
 	}
 	return lines
 }
@@ -46,7 +42,7 @@ func (d discardedItem) lines(width int) []string {
 func (m *Model) applyRetry(ev runtime.ModelRetry) {
 	discarded := false
 	if l := m.transcript.live; l != nil && strings.TrimSpace(l.text.String()) != "" {
-		m.transcript.add(discardedItem{text: clean(l.text.String())})
+		m.transcript.add(discardedItem{text: text.Clean(l.text.String())})
 		discarded = true
 	}
 	m.transcript.add(noteItem{text: retryLine(ev, discarded), warn: true})
@@ -59,7 +55,7 @@ func (m *Model) applyRetry(ev runtime.ModelRetry) {
 // after how long: "↻ retrying: the connection dropped (attempt 2 of 5, in
 // 1.6 s)".
 func retryLine(ev runtime.ModelRetry, discarded bool) string {
-	line := fmt.Sprintf("%s retrying: %s (attempt %d of %d, in %s)", symRetry, cleanLine(ev.Why), ev.Attempt, ev.Max,
+	line := fmt.Sprintf("%s retrying: %s (attempt %d of %d, in %s)", text.SymRetry, text.CleanLine(ev.Why), ev.Attempt, ev.Max,
 		seconds(time.Duration(ev.WaitMS)*time.Millisecond))
 	if discarded {
 		line += " · the text above was discarded"
@@ -75,7 +71,7 @@ func (m Model) retryStatus() string {
 		return ""
 	}
 	if left := r.at.Sub(m.now()); left > 0 {
-		return fmt.Sprintf("%s retrying in %s (attempt %d of %d)", symRetry, seconds(left), r.attempt, r.max)
+		return fmt.Sprintf("%s retrying in %s (attempt %d of %d)", text.SymRetry, seconds(left), r.attempt, r.max)
 	}
 	return fmt.Sprintf("model replying (attempt %d of %d)", r.attempt, r.max)
 }

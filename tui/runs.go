@@ -10,6 +10,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // apply takes one item from the Bridge into the console's state. It returns
@@ -21,7 +22,7 @@ func (m *Model) apply(item any) tea.Cmd {
 	}
 	switch ev := item.(type) {
 	case runtime.RunStarted:
-		m.goal, m.model, m.runStart = cleanLine(ev.Goal), cleanLine(ev.Model), ev.At.Time
+		m.goal, m.model, m.runStart = text.CleanLine(ev.Goal), text.CleanLine(ev.Model), ev.At.Time
 		m.lastAt = ev.At.Time
 		if ev.Mode != "" {
 			m.mode = approval.Mode(ev.Mode)
@@ -40,7 +41,7 @@ func (m *Model) apply(item any) tea.Cmd {
 		case m.last != nil && m.last.Status == runtime.StatusRefused:
 			label = "answer"
 		}
-		m.transcript.add(userItem{label: label, text: clean(ev.Input)})
+		m.transcript.add(userItem{label: label, text: text.Clean(ev.Input)})
 	case runtime.TurnStarted:
 		m.thinking = true
 		m.waiting = ""
@@ -70,7 +71,7 @@ func (m *Model) apply(item any) tea.Cmd {
 	case runtime.CompactionFailed:
 		m.thinking = false
 		m.transcript.live = nil
-		m.transcript.add(noteItem{text: "the conversation could not be compacted: " + clean(ev.Error), warn: true})
+		m.transcript.add(noteItem{text: "the conversation could not be compacted: " + text.Clean(ev.Error), warn: true})
 	case runtime.ReplyReceived:
 		if m.pilot != nil && !m.replaying {
 			m.pilot.observe(ev)
@@ -109,10 +110,10 @@ func (m *Model) apply(item any) tea.Cmd {
 			r.apply(ev)
 			m.transcript.add(newGroup(r, m.opts.Workspace, used))
 		} else if used.InputTokens+used.OutputTokens > 0 {
-			m.transcript.add(noteItem{text: fmt.Sprintf("turn %d · %s", ev.Turn, tokens(used))})
+			m.transcript.add(noteItem{text: fmt.Sprintf("turn %d · %s", ev.Turn, text.Tokens(used))})
 		}
 	case runtime.Notice:
-		m.transcript.add(noteItem{text: clean(ev.Level + ": " + ev.Text), warn: ev.Level != "info"})
+		m.transcript.add(noteItem{text: text.Clean(ev.Level + ": " + ev.Text), warn: ev.Level != "info"})
 	case runtime.RunFinished:
 		m.finish(ev.Outcome)
 	case runtime.ModelRetry:
@@ -139,7 +140,7 @@ func (m *Model) apply(item any) tea.Cmd {
 	case serversMsg:
 		m.servers.set(ev)
 	case waitingMsg:
-		m.waiting = cleanLine(string(ev))
+		m.waiting = text.CleanLine(string(ev))
 		if m.waiting != "" && m.transcript.live == nil {
 			m.transcript.live = &liveText{}
 		}
@@ -158,16 +159,16 @@ func (m *Model) open(o Opened) tea.Cmd {
 	queued := m.queued
 	m.queued = ""
 	if o.ID != "" {
-		m.session = cleanLine(o.ID)
+		m.session = text.CleanLine(o.ID)
 	}
 	if o.Model != "" {
-		m.model = cleanLine(o.Model)
+		m.model = text.CleanLine(o.Model)
 	}
 	if o.ContextWindow > 0 {
 		m.opts.ContextWindow, m.opts.ContextGuessed = o.ContextWindow, o.ContextGuessed
 	}
 	if o.Err != nil {
-		m.openErr = cleanLine(o.Err.Error())
+		m.openErr = text.CleanLine(o.Err.Error())
 		m.transcript.add(noteItem{text: "error: " + m.openErr, warn: true})
 		m.note = "the session could not be opened (see above) · ctrl+c twice quits"
 		m.input.placeholder = "nothing can run: the session could not be opened"
@@ -240,7 +241,7 @@ func (m *Model) finish(o runtime.GoalOutcome) {
 	if l := m.transcript.live; l != nil && strings.TrimSpace(l.text.String()) != "" {
 		// A reply the run ended in the middle of stays plain: it is not
 		// a complete Markdown document.
-		m.transcript.add(modelItem{text: clean(l.text.String())})
+		m.transcript.add(modelItem{text: text.Clean(l.text.String())})
 	}
 	m.transcript.live = nil
 	m.thinking = false

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agenttui/agenttui/runtime/tool"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // sandboxBadge renders what a sandboxed call may write as the board's badge:
@@ -14,7 +15,7 @@ func sandboxBadge(s *tool.Sandbox, ws string) string {
 	if len(s.Writable) == 0 {
 		return "S ∅"
 	}
-	out := "S " + cleanLine(sandboxPath(s, ws, s.Writable[0]))
+	out := "S " + text.CleanLine(sandboxPath(s, ws, s.Writable[0]))
 	if len(s.Writable) > 1 {
 		out += fmt.Sprintf(" +%d", len(s.Writable)-1)
 	}
@@ -27,7 +28,7 @@ func sandboxPath(s *tool.Sandbox, ws, p string) string {
 	if p == s.Temp {
 		return "$TMPDIR"
 	}
-	return relative(ws, p)
+	return text.Relative(ws, p)
 }
 
 // sandboxLine says, for the detail pane, whether the call runs in a sandbox
@@ -38,13 +39,13 @@ func sandboxLine(s *tool.Sandbox, ws string) string {
 	case s == nil:
 		return ""
 	case s.Escalated:
-		return "sandbox: none: " + cleanLine(s.Why) + "; the person decides, since it may change anything"
+		return "sandbox: none: " + text.CleanLine(s.Why) + "; the person decides, since it may change anything"
 	case !s.Sandboxed:
 		why := s.Why
 		if why == "" {
 			why = "not sandboxed"
 		}
-		return "sandbox: none: " + cleanLine(why) + "; it may change anything"
+		return "sandbox: none: " + text.CleanLine(why) + "; it may change anything"
 	}
 	paths := make([]string, len(s.Writable))
 	for i, p := range s.Writable {
@@ -55,10 +56,10 @@ func sandboxLine(s *tool.Sandbox, ws string) string {
 	}
 	line := fmt.Sprintf("sandbox: %s · may write only %s", s.Mode, strings.Join(paths, ", "))
 	for _, p := range s.Protected {
-		line += " · " + relative(ws, p) + " stays read-only"
+		line += " · " + text.Relative(ws, p) + " stays read-only"
 	}
 	if s.Network {
-		return cleanLine(line + " · network allowed")
+		return text.CleanLine(line + " · network allowed")
 	}
-	return cleanLine(line + " · no network")
+	return text.CleanLine(line + " · no network")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // hostile is tool output that tries to clear the screen, write the
@@ -54,7 +55,7 @@ func TestUntrustedTextIsSanitised(t *testing.T) {
 			// The fake line may only appear quoted (behind the gutter),
 			// after a result arrow, or after a visible placeholder.
 			before := l[:i]
-			if !strings.Contains(before, symQuote) && !strings.Contains(before, "→") && !strings.Contains(before, "␍") {
+			if !strings.Contains(before, text.SymQuote) && !strings.Contains(before, "→") && !strings.Contains(before, "␍") {
 				t.Fatalf("a fake approval line is drawn as the console's own:\n%q", l)
 			}
 		}

@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // Server is one MCP server as the console's header shows it.
@@ -37,23 +39,23 @@ func (l *serverLine) shown() bool { return len(l.servers) > 0 }
 func (l *serverLine) View(width int) string {
 	parts := make([]string, 0, len(l.servers))
 	for _, s := range l.servers {
-		name := cleanLine(s.Name)
+		name := text.CleanLine(s.Name)
 		switch s.State {
 		case "ready":
-			parts = append(parts, stOK.Render(symOK)+" "+name+" ready, "+tools(s.Tools))
+			parts = append(parts, st.OK.Render(text.SymOK)+" "+name+" ready, "+tools(s.Tools))
 		case "starting":
-			parts = append(parts, stDim.Render(symQueued+" "+name+" starting…"))
+			parts = append(parts, st.Dim.Render(text.SymQueued+" "+name+" starting…"))
 		case "stopped":
-			parts = append(parts, stWarn.Render(symPartly)+" "+name+" stopped (restarts at its next call), "+tools(s.Tools))
+			parts = append(parts, st.Warn.Render(text.SymPartly)+" "+name+" stopped (restarts at its next call), "+tools(s.Tools))
 		case "failed":
-			parts = append(parts, stErr.Render(symErr+" "+name+" failed"))
+			parts = append(parts, st.Err.Render(text.SymErr+" "+name+" failed"))
 		case "down":
-			parts = append(parts, stErr.Render(symErr+" "+name+" down"))
+			parts = append(parts, st.Err.Render(text.SymErr+" "+name+" down"))
 		default:
-			parts = append(parts, name+" "+cleanLine(s.State))
+			parts = append(parts, name+" "+text.CleanLine(s.State))
 		}
 	}
-	return cut(stDim.Render("mcp: ")+strings.Join(parts, stDim.Render(" · ")), width)
+	return text.Cut(st.Dim.Render("mcp: ")+strings.Join(parts, st.Dim.Render(" · ")), width)
 }
 
 // tools renders a tool count.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // statusBar is the bottom line: what is running, waiting and asking, the
@@ -36,7 +37,7 @@ func (statusBar) View(width int, s statusInfo) string {
 	var parts []string
 	switch {
 	case s.stopping:
-		parts = append(parts, stWarn.Render("stopping "+s.frame))
+		parts = append(parts, st.Warn.Render("stopping "+s.frame))
 	case s.active:
 		p := fmt.Sprintf("%s running %d · waiting %d", s.frame, s.running, s.waiting)
 		if s.frame == "" {
@@ -50,59 +51,43 @@ func (statusBar) View(width int, s statusInfo) string {
 		case s.replying:
 			p += " · model replying"
 		}
-		parts = append(parts, stAccent.Render(p))
+		parts = append(parts, st.Accent.Render(p))
 		if s.asking > 0 {
-			parts = append(parts, stWarn.Render(fmt.Sprintf("%s %d need approval", symAsk, s.asking)))
+			parts = append(parts, st.Warn.Render(fmt.Sprintf("%s %d need approval", text.SymAsk, s.asking)))
 		}
 	case s.ended != "":
 		parts = append(parts, s.ended)
 	default:
-		parts = append(parts, stDim.Render("idle"))
+		parts = append(parts, st.Dim.Render("idle"))
 	}
 	if s.pilot != "" {
-		style := stAccent.Render
+		style := st.Accent.Render
 		if s.pilotWarn {
-			style = stWarn.Render
+			style = st.Warn.Render
 		}
 		parts = append(parts, style(s.pilot))
 	}
 	// What is going on comes first and the hints next; the token count is
 	// the first thing a narrow terminal loses.
 	if s.elapsed != "" {
-		parts = append(parts, stDim.Render(s.elapsed))
+		parts = append(parts, st.Dim.Render(s.elapsed))
 	}
-	parts = append(parts, stKey.Render(s.hints))
+	parts = append(parts, st.Key.Render(s.hints))
 	if c := s.ctx; c != nil {
-		style := stDim.Render
+		style := st.Dim.Render
 		if c.Percent >= 80 {
-			style = stWarn.Render
+			style = st.Warn.Render
 		}
 		parts = append(parts, style(fmt.Sprintf("ctx %d%%", c.Percent)))
 	}
 	if s.usage.InputTokens+s.usage.OutputTokens > 0 {
-		t := tokens(s.usage)
+		t := text.Tokens(s.usage)
 		if s.turn.InputTokens+s.turn.OutputTokens > 0 {
-			t += fmt.Sprintf(" (last turn %s/%s)", count(s.turn.InputTokens), count(s.turn.OutputTokens))
+			t += fmt.Sprintf(" (last turn %s/%s)", text.Count(s.turn.InputTokens), text.Count(s.turn.OutputTokens))
 		}
-		parts = append(parts, stDim.Render(t))
+		parts = append(parts, st.Dim.Render(t))
 	}
-	return cut(strings.Join(parts, stDim.Render(" │ ")), width)
-}
-
-// tokens renders token usage: "tokens 12.3k in · 950 out".
-func tokens(u model.Usage) string {
-	return fmt.Sprintf("tokens %s in · %s out", count(u.InputTokens), count(u.OutputTokens))
-}
-
-// count renders a token count compactly: 950, 12.3k, 4.5M.
-func count(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprint(n)
-	case n < 1_000_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1000)
-	}
-	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	return text.Cut(strings.Join(parts, st.Dim.Render(" │ ")), width)
 }
 
 // clockTime renders a time of day for "waiting since".

@@ -5,6 +5,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // transcriptModel is the scrollable record of the session: what the person
@@ -175,7 +177,7 @@ func (t *transcriptModel) View(width, height int, hasFocus bool) string {
 		return ""
 	}
 	if t.count() == 0 {
-		return joinLines(nil, height)
+		return text.JoinLines(nil, height)
 	}
 	a := t.top
 	if t.follow {
@@ -199,27 +201,27 @@ func (t *transcriptModel) View(width, height int, hasFocus bool) string {
 	if !t.follow && len(out) == height {
 		mark := "  ↓ more below · end follows the output"
 		if hasFocus {
-			mark = symFocus + " ↓ more below · end follows the output"
+			mark = text.SymFocus + " ↓ more below · end follows the output"
 		}
-		out[height-1] = stAccent.Render(cut(mark, width))
+		out[height-1] = st.Accent.Render(text.Cut(mark, width))
 	}
-	return joinLines(out, height)
+	return text.JoinLines(out, height)
 }
 
 // lines draws the streaming reply.
 func (l *liveText) lines(width int) []string {
-	text := clean(l.text.String())
+	body := text.Clean(l.text.String())
 	var out []string
-	if strings.TrimSpace(text) != "" {
-		out = modelLines(text, width)
+	if strings.TrimSpace(body) != "" {
+		out = modelLines(body, width)
 	}
 	switch {
 	case l.doing != "":
-		out = append(out, stDim.Render(cut("  "+l.frame+" "+l.doing+"…", width)))
+		out = append(out, st.Dim.Render(text.Cut("  "+l.frame+" "+l.doing+"…", width)))
 	case l.frame != "" && l.waiting != "":
-		out = append(out, stDim.Render(cut("  "+l.frame+" waiting for "+l.waiting+" before the first turn…", width)))
+		out = append(out, st.Dim.Render(text.Cut("  "+l.frame+" waiting for "+l.waiting+" before the first turn…", width)))
 	case l.frame != "":
-		out = append(out, stDim.Render(cut("  "+l.frame+" the model is replying…", width)))
+		out = append(out, st.Dim.Render(text.Cut("  "+l.frame+" the model is replying…", width)))
 	}
 	if len(out) == 0 {
 		out = []string{""}
@@ -229,10 +231,10 @@ func (l *liveText) lines(width int) []string {
 
 // modelLines draws model text: clean, wrapped and indented under a marker,
 // so it never starts where the console's own lines do.
-func modelLines(text string, width int) []string {
-	lines := indent(strings.TrimRight(text, "\n"), "  ", width)
+func modelLines(body string, width int) []string {
+	lines := text.Indent(strings.TrimRight(body, "\n"), "  ", width)
 	if len(lines) > 0 {
-		lines[0] = stAccent.Render("◆") + lines[0][1:]
+		lines[0] = st.Accent.Render("◆") + lines[0][1:]
 	}
 	return lines
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // sizes are the heights of the parts of the screen, from the top, and how
@@ -128,7 +129,7 @@ func (m Model) View() string {
 			parts = append(parts, m.detail.View(m.board.focused(), m.board.reply, m.opts.Workspace, m.width, s.detail))
 		}
 	}
-	parts = append(parts, stAccent.Render(cut(m.note, m.width)))
+	parts = append(parts, st.Accent.Render(text.Cut(m.note, m.width)))
 	if m.grant.open {
 		parts = append(parts, m.grant.View(m.width))
 	} else {
@@ -141,11 +142,11 @@ func (m Model) View() string {
 // smallView is the notice drawn below the minimum size.
 func (m Model) smallView() string {
 	lines := []string{
-		cut("agenttui: terminal too small", m.width),
-		cut(fmt.Sprintf("it is %d×%d; need ≥ %d×%d", m.width, m.height, MinWidth, MinHeight), m.width),
-		cut("enlarge the window (ctrl+c twice quits)", m.width),
+		text.Cut("agenttui: terminal too small", m.width),
+		text.Cut(fmt.Sprintf("it is %d×%d; need ≥ %d×%d", m.width, m.height, MinWidth, MinHeight), m.width),
+		text.Cut("enlarge the window (ctrl+c twice quits)", m.width),
 	}
-	return joinLines(lines, m.height)
+	return text.JoinLines(lines, m.height)
 }
 
 // headerView draws the header: the program, a DEMO badge in the demo, the
@@ -153,53 +154,53 @@ func (m Model) smallView() string {
 // sandboxed, the goal, the MCP servers and the scenario's description.
 func (m Model) headerView(height int) string {
 	var b strings.Builder
-	b.WriteString(stTitle.Render("agenttui"))
+	b.WriteString(st.Title.Render("agenttui"))
 	if m.opts.Demo {
-		b.WriteString(" " + stBadge.Render("[DEMO]"))
+		b.WriteString(" " + st.Badge.Render("[DEMO]"))
 	}
-	b.WriteString(stDim.Render(" · model ") + m.model)
+	b.WriteString(st.Dim.Render(" · model ") + m.model)
 	if w := m.opts.ContextWindow; w > 0 {
-		ctx := " ctx " + windowSize(w)
+		ctx := " ctx " + text.WindowSize(w)
 		if m.opts.ContextGuessed {
-			ctx = " ctx ~" + windowSize(w) + " (a guess)"
+			ctx = " ctx ~" + text.WindowSize(w) + " (a guess)"
 		}
-		b.WriteString(stDim.Render(ctx))
+		b.WriteString(st.Dim.Render(ctx))
 	}
-	b.WriteString(stDim.Render(" · mode ") + stBold.Render(cleanLine(string(m.mode))) + stDim.Render(" (shift+tab)"))
+	b.WriteString(st.Dim.Render(" · mode ") + st.Bold.Render(text.CleanLine(string(m.mode))) + st.Dim.Render(" (shift+tab)"))
 	if m.mode == approval.ModePlan {
 		// Plan mode changes what the agent may do: it must be seen.
-		b.WriteString(" " + stBadge.Render("[PLAN: read-only]"))
+		b.WriteString(" " + st.Badge.Render("[PLAN: read-only]"))
 	}
-	b.WriteString(stDim.Render(" · focus ") + m.focus.String())
+	b.WriteString(st.Dim.Render(" · focus ") + m.focus.String())
 	if m.session != "" {
-		b.WriteString(stDim.Render(" · session ") + m.session)
+		b.WriteString(st.Dim.Render(" · session ") + m.session)
 	}
 	if m.opts.Instructions != "" {
-		b.WriteString(stDim.Render(" · ") + cleanLine(m.opts.Instructions))
+		b.WriteString(st.Dim.Render(" · ") + text.CleanLine(m.opts.Instructions))
 	}
-	lines := []string{cut(b.String(), m.width)}
+	lines := []string{text.Cut(b.String(), m.width)}
 	goal := m.goal
 	if goal == "" {
-		goal = stDim.Render("none yet")
+		goal = st.Dim.Render("none yet")
 	}
 	shell := ""
 	if m.opts.Shell != "" {
 		// Whether commands are confined changes what approving one
 		// means: it leads the line, in warning colours when they are not.
-		style := stDim
+		style := st.Dim
 		if !strings.HasPrefix(m.opts.Shell, "shell: sandboxed") {
-			style = stWarn
+			style = st.Warn
 		}
-		shell = style.Render(cleanLine(m.opts.Shell)) + stDim.Render(" · ")
+		shell = style.Render(text.CleanLine(m.opts.Shell)) + st.Dim.Render(" · ")
 	}
-	lines = append(lines, cut(shell+stDim.Render("Goal: ")+goal, m.width))
+	lines = append(lines, text.Cut(shell+st.Dim.Render("Goal: ")+goal, m.width))
 	if m.servers.shown() {
 		lines = append(lines, m.servers.View(m.width))
 	}
 	if len(lines) < height {
-		lines = append(lines, stDim.Render(cut(cleanLine(m.opts.Description), m.width)))
+		lines = append(lines, st.Dim.Render(text.Cut(text.CleanLine(m.opts.Description), m.width)))
 	}
-	return joinLines(lines, height)
+	return text.JoinLines(lines, height)
 }
 
 // statusView gathers and draws the status bar.
@@ -222,7 +223,7 @@ func (m Model) statusView() string {
 	}
 	switch {
 	case m.run != nil && m.ticking:
-		info.elapsed = since(m.now().Sub(m.runStart))
+		info.elapsed = text.Since(m.now().Sub(m.runStart))
 	case m.run != nil:
 		// Nothing moves, so nothing ticks: a static "since" instead of a
 		// counter that would need redrawing.
@@ -230,16 +231,16 @@ func (m Model) statusView() string {
 			info.elapsed = "waiting for you since " + clockTime(pending[0].askedAt)
 		}
 	case m.last != nil:
-		info.elapsed = "took " + since(m.runTook)
+		info.elapsed = "took " + text.Since(m.runTook)
 	}
 	if m.run == nil && m.last != nil {
 		switch m.last.Status {
 		case runtime.StatusSucceeded:
-			info.ended = stOK.Render(symOK + " succeeded")
+			info.ended = st.OK.Render(text.SymOK + " succeeded")
 		case runtime.StatusFailed:
-			info.ended = stErr.Render(symErr + " failed")
+			info.ended = st.Err.Render(text.SymErr + " failed")
 		default:
-			info.ended = stWarn.Render(symAsk + " question")
+			info.ended = st.Warn.Render(text.SymAsk + " question")
 		}
 	}
 	return m.status.View(m.width, info)

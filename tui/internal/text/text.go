@@ -1,4 +1,11 @@
-package tui
+// Package text holds what every part of the console draws with: making
+// untrusted text safe for the terminal, cutting, padding and wrapping it to
+// a width, the styles and symbols of the console's own lines, and the few
+// ways it words numbers, durations and paths.
+//
+// Nothing here keeps state; every function is safe to call from any
+// goroutine.
+package text
 
 import (
 	"bytes"
@@ -15,14 +22,14 @@ import (
 // cursor position and would shift the columns of the board.
 const tabWidth = 4
 
-// clean makes untrusted text safe to draw: escape sequences and control
+// Clean makes untrusted text safe to draw: escape sequences and control
 // characters become visible placeholders (newlines stay) and tabs become
 // spaces.
-func clean(s string) string { return expandTabs(sanitize.Text(s)) }
+func Clean(s string) string { return expandTabs(sanitize.Text(s)) }
 
-// cleanLine makes untrusted text safe to draw on one line: newlines become
+// CleanLine makes untrusted text safe to draw on one line: newlines become
 // "⏎ " and tabs spaces.
-func cleanLine(s string) string { return sanitize.Line(s) }
+func CleanLine(s string) string { return sanitize.Line(s) }
 
 // expandTabs replaces each tab with the spaces up to the next tab stop,
 // counting display columns from the start of each line.
@@ -44,23 +51,23 @@ func expandTabs(s string) string {
 			col = 0
 		default:
 			b.WriteRune(r)
-			col += runeWidth(r)
+			col += RuneWidth(r)
 		}
 	}
 	return b.String()
 }
 
-// runeWidth returns the display width of r, with a fast path for ASCII.
-func runeWidth(r rune) int {
+// RuneWidth returns the display width of r, with a fast path for ASCII.
+func RuneWidth(r rune) int {
 	if r < 0x80 {
 		return 1
 	}
 	return ansi.StringWidth(string(r))
 }
 
-// cut shortens s to at most w display columns, ending with an ellipsis when
+// Cut shortens s to at most w display columns, ending with an ellipsis when
 // something was cut. s may carry the console's own styling.
-func cut(s string, w int) string {
+func Cut(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
@@ -75,28 +82,28 @@ func cut(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
-// pad cuts s to w columns and fills it with spaces to exactly w.
-func pad(s string, w int) string {
-	s = cut(s, w)
+// Pad cuts s to w columns and fills it with spaces to exactly w.
+func Pad(s string, w int) string {
+	s = Cut(s, w)
 	if n := w - ansi.StringWidth(s); n > 0 {
 		s += strings.Repeat(" ", n)
 	}
 	return s
 }
 
-// cell fits s in a column of w: cut to leave one space before the next
+// Cell fits s in a column of w: cut to leave one space before the next
 // column, then padded.
-func cell(s string, w int) string { return pad(cut(s, w-1), w) }
+func Cell(s string, w int) string { return Pad(Cut(s, w-1), w) }
 
-// preview renders untrusted text on one line for a glance: clean, with runs
+// Preview renders untrusted text on one line for a glance: clean, with runs
 // of spaces collapsed. The exact text stays in the detail pane.
-func preview(s string) string {
-	return strings.Join(strings.Fields(cleanLine(s)), " ")
+func Preview(s string) string {
+	return strings.Join(strings.Fields(CleanLine(s)), " ")
 }
 
-// wrap breaks plain text into lines of at most w columns, at spaces where it
+// Wrap breaks plain text into lines of at most w columns, at spaces where it
 // can and inside words where it must. The text must already be clean.
-func wrap(s string, w int) []string {
+func Wrap(s string, w int) []string {
 	if w < 1 {
 		w = 1
 	}
@@ -111,18 +118,18 @@ func wrap(s string, w int) []string {
 	return out
 }
 
-// indent wraps clean text to w columns with prefix before every line.
-func indent(s, prefix string, w int) []string {
-	lines := wrap(s, w-ansi.StringWidth(prefix))
+// Indent wraps clean text to w columns with prefix before every line.
+func Indent(s, prefix string, w int) []string {
+	lines := Wrap(s, w-ansi.StringWidth(prefix))
 	for i, l := range lines {
 		lines[i] = prefix + l
 	}
 	return lines
 }
 
-// prettyJSON indents raw JSON for reading; text that is not JSON is returned
+// PrettyJSON indents raw JSON for reading; text that is not JSON is returned
 // as it is. The result is untrusted and must still be cleaned.
-func prettyJSON(raw []byte) string {
+func PrettyJSON(raw []byte) string {
 	var b bytes.Buffer
 	if err := json.Indent(&b, raw, "", "  "); err != nil {
 		return string(raw)
@@ -130,14 +137,14 @@ func prettyJSON(raw []byte) string {
 	return b.String()
 }
 
-// shortArgs renders a call's arguments on one line for the board, in the
+// ShortArgs renders a call's arguments on one line for the board, in the
 // order the model sent them: key=value, strings unquoted unless they hold a
 // space. The result is clean.
-func shortArgs(raw json.RawMessage) string {
+func ShortArgs(raw json.RawMessage) string {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	tok, err := dec.Token()
 	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
-		return cleanLine(string(bytes.TrimSpace(raw)))
+		return CleanLine(string(bytes.TrimSpace(raw)))
 	}
 	var b strings.Builder
 	for dec.More() {
@@ -177,11 +184,11 @@ func shortArgs(raw json.RawMessage) string {
 	if b.Len() == 0 {
 		return "(no arguments)"
 	}
-	return cleanLine(b.String())
+	return CleanLine(b.String())
 }
 
-// relative shows path relative to the workspace root ws.
-func relative(ws, path string) string {
+// Relative shows path relative to the workspace root ws.
+func Relative(ws, path string) string {
 	switch {
 	case ws == "":
 		return path
@@ -193,9 +200,9 @@ func relative(ws, path string) string {
 	return path
 }
 
-// relativeAll replaces the workspace root in text with paths relative to it,
+// RelativeAll replaces the workspace root in text with paths relative to it,
 // as the board and detail pane show scopes.
-func relativeAll(ws, text string) string {
+func RelativeAll(ws, text string) string {
 	if ws == "" || !strings.Contains(text, ws) {
 		return text
 	}

@@ -1,0 +1,86 @@
+package text
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agenttui/agenttui/runtime/model"
+)
+
+// JoinLines joins lines, cut or padded with empty lines to exactly n.
+func JoinLines(lines []string, n int) string {
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	var sb strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		if i < len(lines) {
+			sb.WriteString(lines[i])
+		}
+	}
+	return sb.String()
+}
+
+// Since renders a duration for the board: "0.4s", "12s", "3m04s".
+func Since(d time.Duration) string {
+	switch {
+	case d < 0:
+		d = 0
+		fallthrough
+	case d < 10*time.Second:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// Tokens renders token usage: "tokens 12.3k in · 950 out".
+func Tokens(u model.Usage) string {
+	return fmt.Sprintf("tokens %s in · %s out", Count(u.InputTokens), Count(u.OutputTokens))
+}
+
+// Count renders a token count compactly: 950, 12.3k, 4.5M.
+func Count(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
+
+// WindowSize renders a context window: "128k", "1M", "32k".
+func WindowSize(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/1_000_000), ".0") + "M"
+	case n >= 1000:
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+	return fmt.Sprint(n)
+}
+
+// Plural returns n and noun, with an s unless n is 1.
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// Numbers renders call indices as "#1, #3".
+func Numbers(idx []int) string {
+	parts := make([]string, len(idx))
+	for i, x := range idx {
+		parts[i] = fmt.Sprintf("#%d", x+1)
+	}
+	return strings.Join(parts, ", ")
+}
