@@ -13,6 +13,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/tui/callview"
 )
 
 // Autopilot plays the person a scenario records: it types each step's
@@ -112,15 +113,15 @@ func (p *pilot) reset() {
 }
 
 // decision returns the scenario's decision for c, or nil.
-func (p *pilot) decision(c *call) *model.Decision {
+func (p *pilot) decision(c *callview.Call) *model.Decision {
 	if c == nil {
 		return nil
 	}
-	step, ok := p.stepOf[c.turn]
-	if !ok || step >= len(p.sc.Steps) || c.index >= len(p.sc.Steps[step].Calls) {
+	step, ok := p.stepOf[c.Turn]
+	if !ok || step >= len(p.sc.Steps) || c.Index >= len(p.sc.Steps[step].Calls) {
 		return nil
 	}
-	return p.sc.Steps[step].Calls[c.index].Decision
+	return p.sc.Steps[step].Calls[c.Index].Decision
 }
 
 // aim makes target what the autopilot works on, noting when it began.
@@ -215,9 +216,9 @@ func keyOf(t tea.KeyType) tea.KeyMsg { return tea.KeyMsg{Type: t} }
 func (m *Model) pilotApprove(after func(time.Duration) time.Time) (pilotStep, bool) {
 	p := m.pilot
 	r := m.board.reply
-	var target *call
+	var target *callview.Call
 	waiting := 0
-	for _, c := range r.pending(0) {
+	for _, c := range r.Pending(0) {
 		if p.decision(c) != nil {
 			target = c
 			break
@@ -227,14 +228,14 @@ func (m *Model) pilotApprove(after func(time.Duration) time.Time) (pilotStep, bo
 	if target == nil {
 		p.say = "watching"
 		if waiting > 0 {
-			c := r.pending(0)[0]
-			p.say = fmt.Sprintf("waits for you: no decision recorded for #%d %s", c.index+1, c.name)
+			c := r.Pending(0)[0]
+			p.say = fmt.Sprintf("waits for you: no decision recorded for #%d %s", c.Index+1, c.Name)
 		}
 		return pilotStep{}, false
 	}
 	d := p.decision(target)
-	p.aim(fmt.Sprintf("call %d/%d", target.turn, target.index), m.now())
-	p.say = fmt.Sprintf("%s #%d %s", decisionVerb(d), target.index+1, target.name)
+	p.aim(fmt.Sprintf("call %d/%d", target.Turn, target.Index), m.now())
+	p.say = fmt.Sprintf("%s #%d %s", decisionVerb(d), target.Index+1, target.Name)
 	switch {
 	case m.focus == focusInput && m.input.overlay():
 		// Tab would complete a command or take a search's match: Esc
@@ -243,16 +244,16 @@ func (m *Model) pilotApprove(after func(time.Duration) time.Time) (pilotStep, bo
 	case m.focus != focusBoard:
 		return pilotStep{key: keyOf(tea.KeyTab), at: after(pilotMove)}, true
 	}
-	if f := m.board.focus; f != target.index {
+	if f := m.board.focus; f != target.Index {
 		k := keyOf(tea.KeyDown)
-		if indexOf(r.order, target.index) < indexOf(r.order, f) {
+		if indexOf(r.Order, target.Index) < indexOf(r.Order, f) {
 			k = keyOf(tea.KeyUp)
 		}
 		return pilotStep{key: k, at: after(pilotMove)}, true
 	}
 	read := pilotRead
-	if ch := target.change; ch != nil && ch.full != nil {
-		read += time.Duration(ch.full.Added+ch.full.Removed) * pilotReadLine
+	if ch := target.Change; ch != nil && ch.Full != nil {
+		read += time.Duration(ch.Full.Added+ch.Full.Removed) * pilotReadLine
 	}
 	read = p.scaled(min(read, pilotReadMax))
 	at := later(p.lastKey, p.since).Add(read)
@@ -296,14 +297,14 @@ func indexOf(order []int, i int) int {
 // for c, of the grant of the given kind; -1 when none is offered. Where the
 // kind is not offered but a single grant is — a sandboxed command's grant
 // on a machine with a sandbox, the tool's without one — that one stands in.
-func (m *Model) grantChoice(c *call, kind string) int {
-	if m.opts.Policy == nil || c == nil || c.req == nil {
+func (m *Model) grantChoice(c *callview.Call, kind string) int {
+	if m.opts.Policy == nil || c == nil || c.Req == nil {
 		return -1
 	}
-	if c.req.req.Asker().Who == approval.WhoRule {
+	if c.Req.Req.Asker().Who == approval.WhoRule {
 		return -1
 	}
-	opts := m.opts.Policy.GrantOptions(c.req.req)
+	opts := m.opts.Policy.GrantOptions(c.Req.Req)
 	for i, g := range opts {
 		switch {
 		case kind == model.GrantSandboxed && g.Sandboxed,

@@ -95,7 +95,7 @@ func pilotReply(t *testing.T, h *harness) []approvalRequest {
 	h.feed(runtime.RunStarted{Session: "s", Goal: "Tidy up.", Input: "Tidy up.", Mode: "reads", At: runtime.Time{Time: h.clock.now()}})
 	reqs := []approvalRequest{request(1, 1, 1, "write_file", h.clock.now()), request(2, 1, 2, "run_shell", h.clock.now()),
 		grantRequest(3, 3, "docs/c.md", "mode:reads")}
-	reqs[2].req.Call.Name = "write_file"
+	reqs[2].Req.Call.Name = "write_file"
 	h.feed(runtime.ReplyReceived{Turn: 1, Calls: []runtime.PlannedCall{
 		pc(0, "read_file", `{"path":"a"}`, reads("a"), 1),
 		pc(1, "write_file", `{"path":"b","content":""}`, writes("b"), 1),

@@ -10,7 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
@@ -26,7 +26,7 @@ type boardModel struct {
 	// Keys are the board's keys.
 	Keys BoardKeys
 
-	reply     *reply
+	reply     *callview.Reply
 	focus     int // index of the focused call in reply.calls
 	workspace string
 
@@ -49,10 +49,13 @@ type approvalSig struct {
 
 // boardAction is what a key on the board asks of the rest of the console.
 type boardAction struct {
-	note          string
-	skip          *call
-	grant         *call
-	edit          *call
+	note string
+	// approve are the calls the key approves, each bound to the preview
+	// the board shows for it.
+	approve       []*callview.Call
+	skip          *callview.Call
+	grant         *callview.Call
+	edit          *callview.Call
 	toggleDetails bool
 	toggleLayout  bool
 	fullDiff      bool
@@ -68,14 +71,14 @@ func newBoard(workspace string, now func() time.Time, grace time.Duration) board
 }
 
 // focused returns the focused call, or nil.
-func (b *boardModel) focused() *call { return b.reply.get(b.focus) }
+func (b *boardModel) focused() *callview.Call { return b.reply.Get(b.focus) }
 
 // setReply shows a new reply; focus goes to its first call.
-func (b *boardModel) setReply(r *reply) {
+func (b *boardModel) setReply(r *callview.Reply) {
 	b.reply = r
 	b.focus = 0
-	if len(r.order) > 0 {
-		b.focus = r.order[0]
+	if len(r.Order) > 0 {
+		b.focus = r.Order[0]
 	}
 }
 
@@ -85,13 +88,13 @@ func (b *boardModel) sig() approvalSig {
 	if b.reply == nil {
 		return s
 	}
-	s.turn = b.reply.turn
-	if c := b.focused(); c != nil && c.req != nil {
-		s.focusedReq = c.req.id
+	s.turn = b.reply.Turn
+	if c := b.focused(); c != nil && c.Req != nil {
+		s.focusedReq = c.Req.ID
 	}
-	for _, c := range b.reply.pending(0) {
-		s.pending = append(s.pending, c.req.id)
-		s.digests = append(s.digests, c.digest())
+	for _, c := range b.reply.Pending(0) {
+		s.pending = append(s.pending, c.Req.ID)
+		s.digests = append(s.digests, c.Digest())
 	}
 	return s
 }
@@ -156,7 +159,7 @@ func (b *boardModel) Update(msg tea.KeyMsg) boardAction {
 		return boardAction{toggleLayout: true}
 	case key.Matches(msg, b.Keys.FullDiff):
 		c := b.focused()
-		if c == nil || c.change.textDiff() == nil {
+		if c == nil || c.Change.TextDiff() == nil {
 			return boardAction{note: "the focused call has no change to show: f shows the diff of a file change"}
 		}
 		return boardAction{fullDiff: true}
@@ -176,26 +179,25 @@ func (b *boardModel) approval(msg tea.KeyMsg) boardAction {
 	defer b.personChange()
 	switch {
 	case key.Matches(msg, b.Keys.Approve):
-		if c == nil || c.req == nil {
+		if c == nil || c.Req == nil {
 			return boardAction{note: "the focused call is not waiting for approval"}
 		}
-		c.approve()
-		return boardAction{note: fmt.Sprintf("approved #%d %s", c.index+1, c.name)}
+		return boardAction{approve: []*callview.Call{c}, note: fmt.Sprintf("approved #%d %s", c.Index+1, c.Name)}
 	case key.Matches(msg, b.Keys.Skip):
-		if c == nil || c.req == nil {
+		if c == nil || c.Req == nil {
 			return boardAction{note: "the focused call is not waiting for approval"}
 		}
 		return boardAction{skip: c}
 	case key.Matches(msg, b.Keys.Grant):
-		if c == nil || c.req == nil {
+		if c == nil || c.Req == nil {
 			return boardAction{note: "the focused call is not waiting for approval: g grants from a call that asks"}
 		}
 		return boardAction{grant: c}
 	case key.Matches(msg, b.Keys.Edit):
 		switch {
-		case c == nil || c.req == nil:
+		case c == nil || c.Req == nil:
 			return boardAction{note: "the focused call is not waiting for approval: e edits the change of a call that asks"}
-		case c.change == nil || !c.change.editable || c.change.textDiff() == nil:
+		case c.Change == nil || !c.Change.Editable || c.Change.TextDiff() == nil:
 			return boardAction{note: "this call's change cannot be edited: e edits the text a write_file or edit_file would leave"}
 		}
 		return boardAction{edit: c}
@@ -203,33 +205,23 @@ func (b *boardModel) approval(msg tea.KeyMsg) boardAction {
 		if c == nil {
 			return boardAction{}
 		}
-		n := b.approveAll(b.reply.pending(c.batch))
-		return boardAction{note: fmt.Sprintf("approved %d pending call(s) of batch %d", n, c.batch)}
+		calls := b.reply.Pending(c.Batch)
+		return boardAction{approve: calls, note: fmt.Sprintf("approved %d pending call(s) of batch %d", len(calls), c.Batch)}
 	default:
-		n := b.approveAll(b.reply.pending(0))
-		return boardAction{note: fmt.Sprintf("approved %d pending call(s)", n)}
+		calls := b.reply.Pending(0)
+		return boardAction{approve: calls, note: fmt.Sprintf("approved %d pending call(s)", len(calls))}
 	}
-}
-
-func (b *boardModel) approveAll(calls []*call) int {
-	n := 0
-	for _, c := range calls {
-		if c.approve() {
-			n++
-		}
-	}
-	return n
 }
 
 // move shifts focus by d calls in display order.
 func (b *boardModel) move(d int) {
 	r := b.reply
-	if r == nil || len(r.order) == 0 {
+	if r == nil || len(r.Order) == 0 {
 		return
 	}
-	pos := slices.Index(r.order, b.focus)
-	pos = min(max(pos+d, 0), len(r.order)-1)
-	b.focus = r.order[pos]
+	pos := slices.Index(r.Order, b.focus)
+	pos = min(max(pos+d, 0), len(r.Order)-1)
+	b.focus = r.Order[pos]
 	b.personChange()
 }
 
@@ -240,12 +232,12 @@ type columns struct {
 
 func (b *boardModel) columns(width int) columns {
 	r := b.reply
-	c := columns{num: len(fmt.Sprintf("#%d", len(r.calls))) + 1}
+	c := columns{num: len(fmt.Sprintf("#%d", len(r.Calls))) + 1}
 	args := 0
-	for _, x := range r.calls {
-		c.name = max(c.name, ansi.StringWidth(x.name))
-		c.badge = max(c.badge, ansi.StringWidth(badge(x, b.workspace)))
-		args = max(args, ansi.StringWidth(x.argsText()))
+	for _, x := range r.Calls {
+		c.name = max(c.name, ansi.StringWidth(x.Name))
+		c.badge = max(c.badge, ansi.StringWidth(callview.Badge(x, b.workspace)))
+		args = max(args, ansi.StringWidth(x.ArgsText()))
 	}
 	c.name = min(c.name, 16, max(9, width/7)) + 1
 	c.badge = min(c.badge, max(6, width/6)) + 1
@@ -261,9 +253,9 @@ func (b *boardModel) columns(width int) columns {
 	// asks keeps its arguments in full view: they are what the person
 	// decides on.
 	need := 0
-	for _, x := range r.calls {
-		if (x.retrying || x.attempt > 1 || clearedBy(x) != "") && r.state(x) != stateAsking {
-			head, _, _ := b.stateHead(x, " ")
+	for _, x := range r.Calls {
+		if (x.Retrying || x.Attempt > 1 || callview.ClearedBy(x) != "") && r.State(x) != callview.StateAsking {
+			head, _, _ := r.StateHead(x, b.workspace, " ")
 			need = max(need, ansi.StringWidth(head)+1)
 		}
 	}
@@ -323,21 +315,21 @@ func (b *boardModel) title(width int, hasFocus bool) string {
 	}
 	r := b.reply
 	batches := 0
-	for _, c := range r.calls {
-		batches = max(batches, c.batch)
+	for _, c := range r.Calls {
+		batches = max(batches, c.Batch)
 	}
-	t := fmt.Sprintf("Calls · turn %d · %d call(s)", r.turn, len(r.calls))
+	t := fmt.Sprintf("Calls · turn %d · %d call(s)", r.Turn, len(r.Calls))
 	if batches > 1 {
 		t += fmt.Sprintf(" in %d batches", batches)
 	}
 	extra := ""
 	switch {
-	case r.invalid && r.cut != "":
-		extra = st.Err.Render(fmt.Sprintf(" · reply cut off inside a call to %s: nothing ran", r.cut))
-	case r.invalid:
+	case r.Invalid && r.Cut != "":
+		extra = st.Err.Render(fmt.Sprintf(" · reply cut off inside a call to %s: nothing ran", r.Cut))
+	case r.Invalid:
 		extra = st.Err.Render(" · invalid reply: nothing ran")
 	}
-	if _, _, asking := r.counts(); asking > 0 {
+	if _, _, asking := r.Counts(); asking > 0 {
 		extra += st.Warn.Render(fmt.Sprintf(" · %d need(s) approval", asking))
 	}
 	return text.Cut(mark+st.Title.Render(t)+extra, width)
@@ -348,13 +340,13 @@ func (b *boardModel) rows(width int, frame string) []boardRow {
 	cols := b.columns(width)
 	var rows []boardRow
 	batch := -1
-	for _, i := range r.order {
-		c := r.calls[i]
-		if c.batch != batch && !r.invalid {
-			batch = c.batch
+	for _, i := range r.Order {
+		c := r.Calls[i]
+		if c.Batch != batch && !r.Invalid {
+			batch = c.Batch
 			n := 0
-			for _, x := range r.calls {
-				if x.batch == batch {
+			for _, x := range r.Calls {
+				if x.Batch == batch {
 					n++
 				}
 			}
@@ -367,32 +359,32 @@ func (b *boardModel) rows(width int, frame string) []boardRow {
 			}
 			rows = append(rows, boardRow{text: st.Dim.Render(text.Cut(h, width))})
 		}
-		rows = append(rows, boardRow{text: b.row(c, cols, width, frame), isCall: true, call: c.index})
+		rows = append(rows, boardRow{text: b.row(c, cols, width, frame), isCall: true, call: c.Index})
 	}
-	if r.invalid && r.cut != "" {
-		rows = append(rows, boardRow{text: st.Err.Render(text.Cut(fmt.Sprintf("  ✂ %s: cut off by the output limit; the tool never ran", r.cut), width))})
+	if r.Invalid && r.Cut != "" {
+		rows = append(rows, boardRow{text: st.Err.Render(text.Cut(fmt.Sprintf("  ✂ %s: cut off by the output limit; the tool never ran", r.Cut), width))})
 	}
 	return rows
 }
 
 // row draws one call.
-func (b *boardModel) row(c *call, cols columns, width int, frame string) string {
-	focused := c.index == b.focus
+func (b *boardModel) row(c *callview.Call, cols columns, width int, frame string) string {
+	focused := c.Index == b.focus
 	mark := "  "
 	if focused {
 		mark = text.SymFocus + " "
 	}
 	var sb strings.Builder
 	sb.WriteString(mark)
-	sb.WriteString(text.Cell(fmt.Sprintf("#%d", c.index+1), cols.num))
-	sb.WriteString(text.Cell(c.name, cols.name))
-	sb.WriteString(st.Dim.Render(text.Cell(c.argsText(), cols.args)))
-	sb.WriteString(text.Cell(badge(c, b.workspace), cols.badge))
+	sb.WriteString(text.Cell(fmt.Sprintf("#%d", c.Index+1), cols.num))
+	sb.WriteString(text.Cell(c.Name, cols.name))
+	sb.WriteString(st.Dim.Render(text.Cell(c.ArgsText(), cols.args)))
+	sb.WriteString(text.Cell(callview.Badge(c, b.workspace), cols.badge))
 	if cols.elapsed > 0 {
 		sb.WriteString(st.Dim.Render(text.Cell(b.elapsed(c), cols.elapsed)))
 	}
-	state, style := b.stateText(c, frame)
-	sb.WriteString(style(text.Cut(state, cols.state)))
+	state, tone := b.reply.StateText(c, b.workspace, frame)
+	sb.WriteString(st.Render(tone, text.Cut(state, cols.state)))
 	line := sb.String()
 	if focused {
 		return st.Focused.Render(text.Pad(line, width))
@@ -401,126 +393,12 @@ func (b *boardModel) row(c *call, cols columns, width int, frame string) string 
 }
 
 // elapsed is how long a call has run, or ran.
-func (b *boardModel) elapsed(c *call) string {
+func (b *boardModel) elapsed(c *callview.Call) string {
 	switch {
-	case c.started && !c.done:
-		return text.Since(b.now().Sub(c.startedAt))
-	case c.done && c.ranBody:
-		return text.Since(c.duration)
+	case c.Started && !c.Done:
+		return text.Since(b.now().Sub(c.StartedAt))
+	case c.Done && c.RanBody:
+		return text.Since(c.Duration)
 	}
 	return ""
-}
-
-// stateText says where c stands, with the outcome for a settled call, and
-// the style to draw it in.
-func (b *boardModel) stateText(c *call, frame string) (string, func(...string) string) {
-	s, style, withResult := b.stateHead(c, frame)
-	if withResult && c.result != "" {
-		s += " → " + text.Preview(c.result)
-	}
-	return s, style
-}
-
-// stateHead says where c stands without what the model read, the style to
-// draw it in, and whether a preview of what the model read follows.
-func (b *boardModel) stateHead(c *call, frame string) (string, func(...string) string, bool) {
-	r := b.reply
-	switch r.state(c) {
-	case stateQueued:
-		return text.SymQueued + " queued" + clearedBy(c), st.Dim.Render, false
-	case stateWaiting:
-		return text.SymWaiting + " waits for " + text.Numbers(r.pendingDeps(c)) + clearedBy(c), st.Dim.Render, false
-	case stateAsking:
-		s := text.SymAsk + " needs approval"
-		if c.stale != "" {
-			s += " again: " + c.stale
-		}
-		if deps := r.pendingDeps(c); len(deps) > 0 {
-			s += " (then waits for " + text.Numbers(deps) + ")"
-		}
-		if d := lastDecision(c); d != nil {
-			s += " · " + d.by + ": " + text.RelativeAll(b.workspace, d.reason)
-		}
-		return s, st.Warn.Render, false
-	case stateAnswered:
-		if c.answered == "approved" {
-			return text.SymAnswered + " approved, starting", st.Accent.Render, false
-		}
-		return text.SymAnswered + " skipping", st.Accent.Render, false
-	case stateRunning:
-		if c.retrying {
-			s := fmt.Sprintf("%s retry: attempt %s in %s · attempt %d failed (%s)",
-				text.SymRetry, c.attemptOf(c.attempt+1), text.Since(c.backoff), c.attempt, c.failure)
-			return s, st.Warn.Render, false
-		}
-		s := text.SymRunning + " running " + frame
-		if c.attempt > 1 {
-			s += " · attempt " + c.attemptOf(c.attempt)
-			if c.failure != "" {
-				s += " (after " + c.failure + ")"
-			}
-		}
-		return s + clearedBy(c), st.Accent.Render, false
-	case stateSucceeded:
-		return text.SymOK + " succeeded" + retried(c) + clearedBy(c), st.OK.Render, true
-	case stateError:
-		return text.SymErr + " error " + c.kind + retried(c) + clearedBy(c), st.Err.Render, true
-	case stateSkipped:
-		by := ""
-		if d := lastDecision(c); d != nil && d.what == "skip" {
-			by = " by " + d.by
-		}
-		return text.SymSkipped + " skipped" + by, st.Warn.Render, true
-	case stateDenied:
-		return text.SymDenied + " denied" + clearedBy(c), st.Err.Render, true
-	case stateNotRun:
-		return text.SymSkipped + " not run: " + briefly(c.endedBy("the turn was stopped before it started")), st.Warn.Render, false
-	case statePartly:
-		return text.SymPartly + " may have partly run: " + briefly(c.endedBy("the turn was stopped")) + " while it ran", st.Err.Render, false
-	case stateUnfinished:
-		return text.SymPartly + " did not finish (only reads; safe to rerun): " + briefly(c.endedBy("the turn was stopped")), st.Warn.Render, false
-	default:
-		return text.SymInvalid + " not run: invalid reply", st.Err.Render, true
-	}
-}
-
-// briefly keeps the first clause of a reason, such as "the session record
-// cannot be written" of a reason that goes on to quote the error: a board
-// row has room for little, and the detail pane shows the whole.
-func briefly(why string) string {
-	if i := strings.IndexAny(why, "(,;:"); i > 0 {
-		return strings.TrimSpace(why[:i])
-	}
-	return why
-}
-
-// clearedBy names the session grant that let c run, if one did: the board
-// says which grant cleared each call.
-func clearedBy(c *call) string {
-	d := lastDecision(c)
-	if d == nil || d.what != "run" {
-		return ""
-	}
-	if d.who.Who == approval.WhoGrant {
-		return " · cleared by grant: " + text.CleanLine(d.who.Label)
-	}
-	return ""
-}
-
-// retried says how many attempts a settled call took, when it took more
-// than one.
-func retried(c *call) string {
-	if c.attempt > 1 {
-		return fmt.Sprintf(" after %d attempts", c.attempt)
-	}
-	return ""
-}
-
-// restarted reports whether a call was caught unfinished by a restart of
-// the session, rather than by the person stopping the turn.
-func lastDecision(c *call) *decision {
-	if len(c.decisions) == 0 {
-		return nil
-	}
-	return &c.decisions[len(c.decisions)-1]
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/tui/callview"
 )
 
 // Bridge carries what the runtime does into the console: the run's events,
@@ -49,11 +50,9 @@ func NewBridge(now func() time.Time) *Bridge {
 type eventsMsg []any
 
 // approvalRequest is a call waiting for the person, and where to send the
-// answer.
+// answer. The board shows the Request; only Model.respond sends on answer.
 type approvalRequest struct {
-	id    uint64
-	req   approval.Request
-	since time.Time
+	callview.Request
 	// answer has room for one answer, so answering never blocks the
 	// console even when the runtime has stopped waiting.
 	answer chan approval.Answer
@@ -92,13 +91,13 @@ func (b *Bridge) Sink(e runtime.Event) { b.push(e) }
 // board and blocks until the person answers or ctx ends. Many requests may
 // wait at once, each in its own goroutine.
 func (b *Bridge) Approve(ctx context.Context, req approval.Request) approval.Answer {
-	r := approvalRequest{id: b.nextID.Add(1), req: req, since: b.now(), answer: make(chan approval.Answer, 1)}
+	r := approvalRequest{Request: callview.Request{ID: b.nextID.Add(1), Req: req, Since: b.now()}, answer: make(chan approval.Answer, 1)}
 	b.push(r)
 	select {
 	case a := <-r.answer:
 		return a
 	case <-ctx.Done():
-		b.push(approvalGone{id: r.id})
+		b.push(approvalGone{id: r.ID})
 		return approval.Answer{}
 	case <-b.done:
 		// The console is gone: nobody can approve, so the call is skipped.

@@ -33,8 +33,8 @@ func TestApproveWaitsForTheAnswer(t *testing.T) {
 	go func() { got <- b.Approve(context.Background(), approval.Request{Turn: 1, Index: 2}) }()
 	batch := b.wait()().(eventsMsg)
 	req := batch[0].(approvalRequest)
-	if req.req.Index != 2 {
-		t.Fatalf("request for call %d", req.req.Index)
+	if req.Req.Index != 2 {
+		t.Fatalf("request for call %d", req.Req.Index)
 	}
 	req.answer <- approval.SkipWith("no")
 	if a := <-got; a.Approve || a.Reason != "no" {
@@ -54,8 +54,8 @@ func TestApproveReturnsWhenContextEnds(t *testing.T) {
 	cancel()
 	<-done
 	gone := b.wait()().(eventsMsg)[0].(approvalGone)
-	if gone.id != req.id {
-		t.Fatalf("gone %d, want %d", gone.id, req.id)
+	if gone.id != req.ID {
+		t.Fatalf("gone %d, want %d", gone.id, req.ID)
 	}
 }
 
@@ -74,7 +74,7 @@ func TestManyApprovalsAtOnce(t *testing.T) {
 	for seen < len(results) {
 		for _, item := range b.wait()().(eventsMsg) {
 			r := item.(approvalRequest)
-			r.answer <- approval.Answer{Approve: r.req.Index%2 == 0}
+			r.answer <- approval.Answer{Approve: r.Req.Index%2 == 0}
 			seen++
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/export"
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
@@ -431,11 +432,11 @@ func (m *Model) submit() tea.Cmd {
 		m.input.closeReason()
 		m.setFocus(focusBoard)
 		switch {
-		case c == nil || c.req == nil:
+		case c == nil || c.Req == nil:
 			m.note = "that call is no longer waiting for approval"
 		default:
-			c.answer(approval.SkipWith(typed))
-			m.note = fmt.Sprintf("skipped #%d %s", c.index+1, c.name)
+			m.respond(answer{kind: answerSkip, calls: []*callview.Call{c}, reason: typed})
+			m.note = fmt.Sprintf("skipped #%d %s", c.Index+1, c.Name)
 		}
 		m.board.personChange()
 		return nil

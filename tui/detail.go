@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agenttui/agenttui/runtime/tool"
+	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/diffview"
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
@@ -30,7 +31,7 @@ type detailPane struct {
 // so a long result is cleaned and wrapped once, not every frame. It sits
 // behind a pointer because View works on a copy of the console's model.
 type detailCache struct {
-	call    *call
+	call    *callview.Call
 	version int
 	reply   int
 	width   int
@@ -73,25 +74,25 @@ func (d *detailPane) focusChanged() { d.offset = 0 }
 
 // lines returns the pane's content for c at width, from the cache when c has
 // not changed.
-func (d *detailPane) lines(c *call, r *reply, ws string, width int) []string {
+func (d *detailPane) lines(c *callview.Call, r *callview.Reply, ws string, width int) []string {
 	k := d.cache
 	layout := d.layoutAt(width)
-	if c == k.call && c.version == k.version && r.version == k.reply && width == k.width && layout == k.layout {
+	if c == k.call && c.Version == k.version && r.Version == k.reply && width == k.width && layout == k.layout {
 		return k.lines
 	}
-	*k = detailCache{call: c, version: c.version, reply: r.version, width: width, layout: layout,
+	*k = detailCache{call: c, version: c.Version, reply: r.Version, width: width, layout: layout,
 		lines: detailLines(c, r, ws, width, layout)}
 	return k.lines
 }
 
 // need returns how many lines the pane would take to show c whole, its
 // title included.
-func (d *detailPane) need(c *call, r *reply, ws string, width int) int {
+func (d *detailPane) need(c *callview.Call, r *callview.Reply, ws string, width int) int {
 	return 1 + len(d.lines(c, r, ws, width))
 }
 
 // View draws the pane in exactly height lines.
-func (d *detailPane) View(c *call, r *reply, ws string, width, height int) string {
+func (d *detailPane) View(c *callview.Call, r *callview.Reply, ws string, width, height int) string {
 	if height <= 0 {
 		return ""
 	}
@@ -110,7 +111,7 @@ func (d *detailPane) View(c *call, r *reply, ws string, width, height int) strin
 	if len(body) > avail {
 		more = fmt.Sprintf(" · lines %d–%d of %d", offset+1, min(offset+avail, len(body)), len(body))
 	}
-	title := st.Title.Render(text.Cut(fmt.Sprintf("── #%d %s ── %s%s ", c.index+1, c.name, how, more), width))
+	title := st.Title.Render(text.Cut(fmt.Sprintf("── #%d %s ── %s%s ", c.Index+1, c.Name, how, more), width))
 	out := make([]string, 0, height)
 	out = append(out, title)
 	end := min(len(body), offset+avail)
@@ -121,7 +122,7 @@ func (d *detailPane) View(c *call, r *reply, ws string, width, height int) strin
 // detailLines builds the pane's content. Untrusted text is cleaned and shown
 // behind a "│ " gutter, so nothing in it can pass for the console's own
 // lines.
-func detailLines(c *call, r *reply, ws string, width int, layout diffview.Layout) []string {
+func detailLines(c *callview.Call, r *callview.Reply, ws string, width int, layout diffview.Layout) []string {
 	var out []string
 	add := func(label, s string) {
 		out = append(out, text.Indent(label+s, "", width)...)
@@ -131,17 +132,17 @@ func detailLines(c *call, r *reply, ws string, width int, layout diffview.Layout
 			out = append(out, st.Dim.Render(text.SymQuote)+strings.TrimPrefix(l, text.SymQuote))
 		}
 	}
-	head := fmt.Sprintf("batch %d · %s", c.batch, footprint(c.touches, ws))
-	if len(c.waitsFor) > 0 {
-		head += " · depends on " + text.Numbers(c.waitsFor)
-		if p := r.pendingDeps(c); len(p) > 0 {
+	head := fmt.Sprintf("batch %d · %s", c.Batch, callview.Footprint(c.Touches, ws))
+	if len(c.WaitsFor) > 0 {
+		head += " · depends on " + text.Numbers(c.WaitsFor)
+		if p := r.PendingDeps(c); len(p) > 0 {
 			head += " (waiting for " + text.Numbers(p) + ")"
 		}
 	} else {
 		head += " · depends on nothing"
 	}
 	add("", head)
-	if line := sandboxLine(c.sandbox, ws); line != "" {
+	if line := callview.SandboxLine(c.Sandbox, ws); line != "" {
 		add("", line)
 	}
 	// The change comes first: it is what the person decides on.
@@ -150,39 +151,39 @@ func detailLines(c *call, r *reply, ws string, width int, layout diffview.Layout
 	if st := outcomeLine(c, r); st != "" {
 		add("", st)
 	}
-	for _, rt := range c.retries {
+	for _, rt := range c.Retries {
 		add("retry: ", rt)
 	}
-	if c.done {
+	if c.Done {
 		out = append(out, st.Bold.Render("what the model read:"))
-		if c.whole > 0 {
+		if c.Whole > 0 {
 			add("", fmt.Sprintf("(not the whole output: that was %s, too much to read whole, so the model read its start and end, "+
-				"or a summary of it, as below)", tool.FormatSize(int64(c.whole))))
+				"or a summary of it, as below)", tool.FormatSize(int64(c.Whole))))
 		}
-		if c.result == "" {
+		if c.Result == "" {
 			out = append(out, st.Dim.Render(text.SymQuote+"(empty)"))
 		} else {
-			quote(c.result)
+			quote(c.Result)
 		}
 	}
 	out = append(out, st.Bold.Render("arguments:"))
-	quote(text.PrettyJSON(c.args))
+	quote(text.PrettyJSON(c.Args))
 	return out
 }
 
 // policyLines says which decisions were made about the call and by what.
-func policyLines(c *call, ws string, width int) []string {
-	if len(c.decisions) == 0 {
+func policyLines(c *callview.Call, ws string, width int) []string {
+	if len(c.Decisions) == 0 {
 		return []string{st.Dim.Render("policy: not reviewed yet")}
 	}
 	var out []string
-	for i, d := range c.decisions {
+	for i, d := range c.Decisions {
 		label := "policy: "
 		if i > 0 {
 			label = "  then: "
 		}
 		var what string
-		switch d.what {
+		switch d.What {
 		case "run":
 			what = "run"
 		case "ask":
@@ -190,11 +191,11 @@ func policyLines(c *call, ws string, width int) []string {
 		case "skip":
 			what = "skip"
 		default:
-			what = d.what
+			what = d.What
 		}
-		line := fmt.Sprintf("%s%s, by %s: %s", label, what, d.by, text.RelativeAll(ws, d.reason))
-		if d.what == "ask" && !c.askedAt.IsZero() {
-			line += " · waiting since " + c.askedAt.Format(time.TimeOnly)
+		line := fmt.Sprintf("%s%s, by %s: %s", label, what, d.By, text.RelativeAll(ws, d.Reason))
+		if d.What == "ask" && !c.AskedAt.IsZero() {
+			line += " · waiting since " + c.AskedAt.Format(time.TimeOnly)
 		}
 		out = append(out, text.Indent(line, "", width)...)
 	}
@@ -202,36 +203,36 @@ func policyLines(c *call, ws string, width int) []string {
 }
 
 // outcomeLine says how the call ended, or that it has not.
-func outcomeLine(c *call, r *reply) string {
-	switch r.state(c) {
-	case stateSucceeded:
-		return fmt.Sprintf("outcome: %s succeeded after %s, %s", text.SymOK, text.Since(c.duration), attempts(c))
-	case stateError:
-		return fmt.Sprintf("outcome: %s error (%s) after %s, %s", text.SymErr, c.kind, text.Since(c.duration), attempts(c))
-	case stateSkipped:
+func outcomeLine(c *callview.Call, r *callview.Reply) string {
+	switch r.State(c) {
+	case callview.StateSucceeded:
+		return fmt.Sprintf("outcome: %s succeeded after %s, %s", text.SymOK, text.Since(c.Duration), attempts(c))
+	case callview.StateError:
+		return fmt.Sprintf("outcome: %s error (%s) after %s, %s", text.SymErr, c.Kind, text.Since(c.Duration), attempts(c))
+	case callview.StateSkipped:
 		return "outcome: " + text.SymSkipped + " skipped: the body never ran"
-	case stateDenied:
+	case callview.StateDenied:
 		return "outcome: " + text.SymDenied + " denied: the tool refused"
-	case stateNotRun:
-		return "outcome: " + text.SymSkipped + " not run: " + c.endedBy("the turn was stopped before it started")
-	case statePartly:
-		return "outcome: " + text.SymPartly + " may have partly run: " + c.endedBy("the turn was stopped") + " while it ran; check before repeating it"
-	case stateUnfinished:
-		return "outcome: " + text.SymPartly + " did not finish: " + c.endedBy("the turn was stopped") +
+	case callview.StateNotRun:
+		return "outcome: " + text.SymSkipped + " not run: " + c.EndedBy("the turn was stopped before it started")
+	case callview.StatePartly:
+		return "outcome: " + text.SymPartly + " may have partly run: " + c.EndedBy("the turn was stopped") + " while it ran; check before repeating it"
+	case callview.StateUnfinished:
+		return "outcome: " + text.SymPartly + " did not finish: " + c.EndedBy("the turn was stopped") +
 			" while it ran; it only reads, so it is safe to run again"
-	case stateInvalid:
+	case callview.StateInvalid:
 		return "outcome: " + text.SymInvalid + " not run: the reply was invalid, so none of its calls ran"
-	case stateRunning:
-		return fmt.Sprintf("state: %s running since %s (attempt %d)", text.SymRunning, c.startedAt.Format(time.TimeOnly), max(1, c.attempt))
+	case callview.StateRunning:
+		return fmt.Sprintf("state: %s running since %s (attempt %d)", text.SymRunning, c.StartedAt.Format(time.TimeOnly), max(1, c.Attempt))
 	}
 	return ""
 }
 
-func attempts(c *call) string {
-	if c.attempt <= 1 {
+func attempts(c *callview.Call) string {
+	if c.Attempt <= 1 {
 		return "1 attempt"
 	}
-	return fmt.Sprintf("%d attempts", c.attempt)
+	return fmt.Sprintf("%d attempts", c.Attempt)
 }
 
 // width of a rendered line, for tests and layout checks.

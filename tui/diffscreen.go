@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/diffview"
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
@@ -20,7 +21,7 @@ type diffScreen struct {
 	Keys DiffKeys
 
 	open   bool
-	call   *call
+	call   *callview.Call
 	offset int
 	height int // the height last drawn, which scrolling works in
 	cache  *diffScreenCache
@@ -30,7 +31,7 @@ type diffScreen struct {
 // layout changes; it sits behind a pointer because View works on a copy of
 // the console's model.
 type diffScreenCache struct {
-	change *change
+	change *callview.Change
 	width  int
 	layout diffview.Layout
 	view   *diffview.View
@@ -41,7 +42,7 @@ func newDiffScreen() diffScreen {
 }
 
 // show opens the screen on c's change.
-func (s *diffScreen) show(c *call) {
+func (s *diffScreen) show(c *callview.Call) {
 	s.open, s.call, s.offset = true, c, 0
 }
 
@@ -85,12 +86,12 @@ func (s *diffScreen) scroll(n int) { s.offset = max(0, s.offset+n) }
 
 // view returns the laid-out diff of the call's change at width.
 func (s *diffScreen) view(width int, layout diffview.Layout) *diffview.View {
-	ch := s.call.change
+	ch := s.call.Change
 	k := s.cache
 	if k.view != nil && k.change == ch && k.width == width && k.layout == layout {
 		return k.view
 	}
-	d := ch.textDiff()
+	d := ch.TextDiff()
 	if d == nil {
 		return nil
 	}
@@ -105,7 +106,7 @@ func (s *diffScreen) View(width, height int, layout diffview.Layout) string {
 		return text.JoinLines(nil, height)
 	}
 	v := s.view(width, layout)
-	title := fmt.Sprintf("── #%d %s · %s ", c.index+1, c.name, c.argsText())
+	title := fmt.Sprintf("── #%d %s · %s ", c.Index+1, c.Name, c.ArgsText())
 	if v == nil {
 		lines := []string{st.Title.Render(text.Cut(title, width)), st.Dim.Render(text.Cut("  this call has no diff to show any more", width))}
 		return text.JoinLines(lines, height)
@@ -120,9 +121,9 @@ func (s *diffScreen) View(width, height int, layout diffview.Layout) string {
 		lines = append(lines, "")
 	}
 	hint := "↑↓ pgup pgdn home end scroll · v " + otherLayout(layout) + " · esc closes"
-	if c.req != nil {
+	if c.Req != nil {
 		hint += " · y approve · n skip"
-		if c.change.editable {
+		if c.Change.Editable {
 			hint += " · e edit"
 		}
 	}

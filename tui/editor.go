@@ -9,7 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
@@ -43,8 +43,8 @@ type editorDone struct {
 // console hands the terminal over to the editor (bubbletea's ExecProcess
 // stops its renderer and restores it after), and takes up the person's
 // version when the editor exits.
-func (m *Model) editChange(c *call) tea.Cmd {
-	pv := c.change.full
+func (m *Model) editChange(c *callview.Call) tea.Cmd {
+	pv := c.Change.Full
 	dir, err := os.MkdirTemp("", "agenttui-edit-")
 	if err != nil {
 		m.note = "could not open the editor: " + text.CleanLine(err.Error())
@@ -58,12 +58,12 @@ func (m *Model) editChange(c *call) tea.Cmd {
 		m.note = "could not open the editor: " + text.CleanLine(err.Error())
 		return nil
 	}
-	done := editorDone{turn: c.turn, index: c.index, reqID: c.req.id, digest: c.change.digest, proposed: pv.New, file: file, dir: dir}
+	done := editorDone{turn: c.Turn, index: c.Index, reqID: c.Req.ID, digest: c.Change.Digest, proposed: pv.New, file: file, dir: dir}
 	edit := m.opts.Editor
 	if edit == nil {
 		edit = editorCommand
 	}
-	m.note = fmt.Sprintf("editing #%d %s: save and quit to approve it with your version; quit without saving leaves it waiting", c.index+1, c.name)
+	m.note = fmt.Sprintf("editing #%d %s: save and quit to approve it with your version; quit without saving leaves it waiting", c.Index+1, c.Name)
 	return m.exec(edit(file), func(err error) tea.Msg {
 		done.err = err
 		return done
@@ -141,9 +141,9 @@ func (m *Model) inputEdited(e inputEdited) {
 func (m *Model) editorReturned(d editorDone) {
 	data, readErr := os.ReadFile(d.file)
 	mine := string(data)
-	var c *call
-	if r := m.board.reply; r != nil && r.turn == d.turn {
-		c = r.get(d.index)
+	var c *callview.Call
+	if r := m.board.reply; r != nil && r.Turn == d.turn {
+		c = r.Get(d.index)
 	}
 	remove := true
 	defer func() {
@@ -160,7 +160,7 @@ func (m *Model) editorReturned(d editorDone) {
 	}
 	name := fmt.Sprintf("#%d", d.index+1)
 	if c != nil {
-		name += " " + c.name
+		name += " " + c.Name
 	}
 	switch {
 	case d.err != nil:
@@ -169,15 +169,14 @@ func (m *Model) editorReturned(d editorDone) {
 		m.note = fmt.Sprintf("could not read what the editor saved (%s), so %s was not approved", text.CleanLine(readErr.Error()), name)
 	case mine == d.proposed:
 		m.note = fmt.Sprintf("no change made in the editor: %s still waits for approval", name)
-	case c == nil || c.req == nil || c.req.id != d.reqID:
+	case c == nil || c.Req == nil || c.Req.ID != d.reqID:
 		keep(name + " is no longer waiting for approval, so your version was not used")
-	case c.digest() != d.digest:
+	case c.Digest() != d.digest:
 		keep("the change of " + name + " moved while you edited, so your version was not used")
-	case c.change.full != nil && mine == c.change.full.Old:
+	case c.Change.Full != nil && mine == c.Change.Full.Old:
 		m.note = "your version leaves the file as it is: skip " + name + " with n instead"
 	default:
-		c.answer(approval.Answer{Approve: true, Digest: d.digest, Content: &mine})
+		m.respond(answer{kind: answerEdit, calls: []*callview.Call{c}, digest: d.digest, content: mine})
 		m.note = fmt.Sprintf("approved %s with your version of the change", name)
-		m.board.personChange()
 	}
 }

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
@@ -25,7 +26,7 @@ type grantChooser struct {
 	Keys GrantKeys
 
 	open   bool
-	call   *call
+	call   *callview.Call
 	grants []approval.Grant
 	labels []string // clean
 	sel    int
@@ -42,7 +43,7 @@ type grantAction struct {
 func newGrantChooser() grantChooser { return grantChooser{Keys: DefaultGrantKeys()} }
 
 // show opens the chooser for c with the grants it allows.
-func (g *grantChooser) show(c *call, grants []approval.Grant, labels []string) {
+func (g *grantChooser) show(c *callview.Call, grants []approval.Grant, labels []string) {
 	g.open, g.call, g.grants, g.sel = true, c, grants, 0
 	g.labels = make([]string, len(labels))
 	for i, l := range labels {
@@ -55,7 +56,7 @@ func (g *grantChooser) close() { *g = grantChooser{Keys: g.Keys} }
 
 // stale reports whether the call the chooser is for stopped waiting for
 // the person (answered, released, or its turn stopped).
-func (g *grantChooser) stale() bool { return g.open && (g.call == nil || g.call.req == nil) }
+func (g *grantChooser) stale() bool { return g.open && (g.call == nil || g.call.Req == nil) }
 
 // Update handles a key while the chooser is open. armed says whether the
 // approval keys work now (the grace period has passed).
@@ -108,7 +109,7 @@ func (g *grantChooser) lines() int { return 1 + len(g.grants) }
 func (g *grantChooser) View(width int) string {
 	head := "  Grant for the session"
 	if c := g.call; c != nil {
-		head = fmt.Sprintf("%s Grant from #%d %s", text.SymFocus, c.index+1, c.name)
+		head = fmt.Sprintf("%s Grant from #%d %s", text.SymFocus, c.Index+1, c.Name)
 	}
 	head += fmt.Sprintf(" · 1–%d or ↑↓ enter gives it · esc closes · it releases every waiting call it covers", len(g.grants))
 	lines := []string{st.Warn.Render(text.Cut(head, width))}

@@ -21,8 +21,8 @@ import (
 // mode, asked by by.
 func grantRequest(id uint64, index int, path, by string) approvalRequest {
 	r := request(id, 1, index, "write_file", t0)
-	r.req.Touches = *writes(path)
-	r.req.By = by
+	r.Req.Touches = *writes(path)
+	r.Req.By = by
 	return r
 }
 
@@ -150,7 +150,7 @@ func TestGrantKeySafety(t *testing.T) {
 	t.Run("a call that stops waiting closes the chooser", func(t *testing.T) {
 		h, policy, reqs := pendingWrites(t, "mode:reads")
 		h.key("g")
-		h.feed(approvalGone{id: reqs[0].id})
+		h.feed(approvalGone{id: reqs[0].ID})
 		if h.m.grant.open {
 			t.Fatal("the chooser stayed open for a call that no longer waits")
 		}
@@ -162,7 +162,7 @@ func TestGrantKeySafety(t *testing.T) {
 	})
 	t.Run("a call that does not ask offers nothing", func(t *testing.T) {
 		h, _, reqs := pendingWrites(t, "mode:reads")
-		h.feed(approvalGone{id: reqs[0].id}, decide(1, 0, "skip", "user", "no"))
+		h.feed(approvalGone{id: reqs[0].ID}, decide(1, 0, "skip", "user", "no"))
 		h.key("g")
 		if h.m.grant.open {
 			t.Fatal("g opened the chooser for a call that is not waiting")

@@ -16,6 +16,7 @@ import (
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
+	"github.com/agenttui/agenttui/tui/callview"
 )
 
 // TestMain draws everything without colour, so screens and goldens hold
@@ -226,10 +227,10 @@ func finished(turn, index int, name, outcome, kind, result string, ms int64) run
 
 // request builds an approval request for a call, with its answer channel.
 func request(id uint64, turn, index int, name string, since time.Time) approvalRequest {
-	return approvalRequest{
-		id: id, since: since, answer: make(chan approval.Answer, 1),
-		req: approval.Request{Turn: turn, Index: index, Call: tool.Call{Name: name}, By: "mode:reads", Reason: "reads mode asks"},
-	}
+	return approvalRequest{answer: make(chan approval.Answer, 1), Request: callview.Request{
+		ID: id, Since: since,
+		Req: approval.Request{Turn: turn, Index: index, Call: tool.Call{Name: name}, By: "mode:reads", Reason: "reads mode asks"},
+	}}
 }
 
 // answered returns the answer sent on r, if any.

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
@@ -58,7 +59,7 @@ type inputBox struct {
 	question string // clean
 	// reasonFor is the call a skip reason is for; draft and draftMode are
 	// what the input held before the reason prompt opened.
-	reasonFor *call
+	reasonFor *callview.Call
 	draft     string
 	draftMode inputMode
 	// placeholder is shown when nothing is typed; busy replaces it while a
@@ -159,7 +160,7 @@ func (in *inputBox) setMode(mode inputMode, question string) {
 
 // openReason turns the input into the skip-reason prompt for c, keeping what
 // was typed so far for later.
-func (in *inputBox) openReason(c *call) {
+func (in *inputBox) openReason(c *callview.Call) {
 	in.draft, in.draftMode = in.value(), in.mode
 	in.reasonFor = c
 	in.search = nil
@@ -311,7 +312,7 @@ func (in *inputBox) label(running bool) string {
 	switch in.mode {
 	case modeReason:
 		if c := in.reasonFor; c != nil {
-			return fmt.Sprintf("Skip #%d %s · reason › ", c.index+1, c.name)
+			return fmt.Sprintf("Skip #%d %s · reason › ", c.Index+1, c.Name)
 		}
 		return "Skip · reason › "
 	case modeAnswer:

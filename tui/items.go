@@ -9,6 +9,7 @@ import (
 
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/internal/text"
 	"github.com/agenttui/agenttui/tui/markdown"
 )
@@ -81,24 +82,23 @@ func (g groupItem) lines(width int) []string {
 
 // newGroup records the calls of a reply whose turn has ended, with the
 // tokens the turn used when the model reported them.
-func newGroup(r *reply, ws string, used model.Usage) groupItem {
-	g := groupItem{head: fmt.Sprintf("turn %d · %d call(s)", r.turn, len(r.calls))}
+func newGroup(r *callview.Reply, ws string, used model.Usage) groupItem {
+	g := groupItem{head: fmt.Sprintf("turn %d · %d call(s)", r.Turn, len(r.Calls))}
 	if used.InputTokens+used.OutputTokens > 0 {
 		g.head += " · " + text.Tokens(used)
 	}
-	if r.invalid {
+	if r.Invalid {
 		g.head += " · invalid reply: nothing ran"
-		if r.cut != "" {
-			g.head += fmt.Sprintf(" (cut off inside a call to %s)", r.cut)
+		if r.Cut != "" {
+			g.head += fmt.Sprintf(" (cut off inside a call to %s)", r.Cut)
 		}
 	}
-	b := boardModel{reply: r, workspace: ws}
-	for _, c := range r.calls {
-		state, _ := b.stateText(c, "")
-		st := r.state(c)
+	for _, c := range r.Calls {
+		state, _ := r.StateText(c, ws, "")
+		st := r.State(c)
 		sym, rest, _ := strings.Cut(state, " ")
-		text := fmt.Sprintf("#%d %s %s · %s", c.index+1, c.name, text.Cut(c.argsText(), 40), rest)
-		g.rows = append(g.rows, groupRow{sym: sym, text: text, bad: st != stateSucceeded, change: snippetOf(c)})
+		text := fmt.Sprintf("#%d %s %s · %s", c.Index+1, c.Name, text.Cut(c.ArgsText(), 40), rest)
+		g.rows = append(g.rows, groupRow{sym: sym, text: text, bad: st != callview.StateSucceeded, change: snippetOf(c)})
 	}
 	return g
 }

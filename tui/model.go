@@ -14,6 +14,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/diffview"
 	"github.com/agenttui/agenttui/tui/export"
 	"github.com/agenttui/agenttui/tui/internal/screen"
@@ -57,10 +58,13 @@ type startMsg struct{ input string }
 // Model is the console: it routes messages to its parts and lays them out.
 // It is a bubbletea model; run it with tea.NewProgram.
 type Model struct {
-	opts   Options
-	keys   KeyMap
-	now    func() time.Time
-	bridge *Bridge
+	opts Options
+	keys KeyMap
+	// answers are where the answers to the approval requests on the board
+	// go, by request; only respond sends on them.
+	answers map[uint64]chan approval.Answer
+	now     func() time.Time
+	bridge  *Bridge
 
 	width, height int
 	focus         focusArea
@@ -151,7 +155,7 @@ func New(opts Options) Model {
 		mode = opts.Policy.Mode()
 	}
 	m := Model{
-		opts: opts, keys: DefaultKeyMap(), now: now, bridge: opts.Bridge,
+		opts: opts, keys: DefaultKeyMap(), now: now, bridge: opts.Bridge, answers: map[uint64]chan approval.Answer{},
 		transcript: newTranscript(),
 		board:      newBoard(opts.Workspace, now, grace),
 		detail:     newDetail(),
@@ -429,6 +433,9 @@ func (m *Model) boardKey(msg tea.KeyMsg) tea.Cmd {
 		m.detail.focusChanged()
 	}
 	m.note = act.note
+	if len(act.approve) > 0 {
+		m.respond(answer{kind: answerApprove, calls: act.approve})
+	}
 	if act.toggleDetails {
 		m.detail.toggle()
 	}
@@ -496,8 +503,8 @@ func (m *Model) markdown() *markdown.Renderer {
 
 // offerGrants opens the grant chooser for c, a call waiting for approval,
 // unless no grant could release it.
-func (m *Model) offerGrants(c *call) {
-	req := c.req.req
+func (m *Model) offerGrants(c *callview.Call) {
+	req := c.Req.Req
 	if asker := req.Asker(); asker.Who == approval.WhoRule {
 		// The policy checks ask rules before grants, so a grant would
 		// change nothing; the screen says so instead of offering one.
@@ -531,9 +538,8 @@ func (m *Model) grantKey(msg tea.KeyMsg) {
 	if act.grant == nil {
 		return
 	}
-	n := m.opts.Policy.AddGrant(*act.grant)
+	n := m.respond(answer{kind: answerGrant, grant: *act.grant})
 	m.note = fmt.Sprintf("granted %s for the rest of the session: it released %d waiting call(s)", act.label, n)
-	m.board.personChange()
 }
 
 // st are the console's styles, until every part takes them from the

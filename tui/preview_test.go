@@ -169,7 +169,7 @@ func TestEditorApprovesWithThePersonsVersion(t *testing.T) {
 	if err := os.WriteFile(edited, []byte(mine), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h.update(editorDone{turn: 1, index: 0, reqID: req.id, digest: "sha256:first", proposed: pagerFixed, file: edited, dir: filepath.Dir(edited)})
+	h.update(editorDone{turn: 1, index: 0, reqID: req.ID, digest: "sha256:first", proposed: pagerFixed, file: edited, dir: filepath.Dir(edited)})
 	a, ok := answered(req)
 	if !ok || !a.Approve || a.Digest != "sha256:first" || a.Content == nil || *a.Content != mine {
 		t.Fatalf("answer %+v %v", a, ok)
@@ -188,7 +188,7 @@ func TestEditorWithoutChangesLeavesTheCallWaiting(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "pager.go")
 	os.WriteFile(file, []byte(pagerFixed), 0o600)
-	h.update(editorDone{turn: 1, index: 0, reqID: req.id, digest: "sha256:first", proposed: pagerFixed, file: file, dir: dir})
+	h.update(editorDone{turn: 1, index: 0, reqID: req.ID, digest: "sha256:first", proposed: pagerFixed, file: file, dir: dir})
 	if _, ok := answered(req); ok {
 		t.Fatal("an unchanged file approved the call")
 	}
@@ -197,7 +197,7 @@ func TestEditorWithoutChangesLeavesTheCallWaiting(t *testing.T) {
 	os.MkdirAll(dir, 0o700)
 	os.WriteFile(file, []byte("mine\n"), 0o600)
 	h.feed(filePreview(1, 0, "pager.go", pagerGo+"x\n", pagerFixed+"x\n", "sha256:moved"))
-	h.update(editorDone{turn: 1, index: 0, reqID: req.id, digest: "sha256:first", proposed: pagerFixed, file: file, dir: dir})
+	h.update(editorDone{turn: 1, index: 0, reqID: req.ID, digest: "sha256:first", proposed: pagerFixed, file: file, dir: dir})
 	if _, ok := answered(req); ok {
 		t.Fatal("a version made for a change that moved was approved")
 	}

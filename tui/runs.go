@@ -10,6 +10,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
@@ -85,29 +86,29 @@ func (m *Model) apply(item any) tea.Cmd {
 			m.transcript.add(modelItem{doc: m.markdown().Doc(ev.Text)})
 		}
 		if len(ev.Calls) > 0 || ev.Cut != nil {
-			m.board.setReply(newReply(ev))
+			m.board.setReply(callview.NewReply(ev))
 			m.detail.focusChanged()
 		}
 	case runtime.InvalidReply:
-		if r := m.board.reply; r != nil && r.turn == ev.Turn {
-			r.invalidResults(ev)
+		if r := m.board.reply; r != nil && r.Turn == ev.Turn {
+			r.InvalidResults(ev)
 		}
 	case runtime.CallStarted:
 		m.lastAt = ev.At.Time
-		m.board.reply.apply(ev)
+		m.board.reply.Apply(ev)
 	case runtime.CallFinished:
 		m.lastAt = ev.At.Time
-		m.board.reply.apply(ev)
+		m.board.reply.Apply(ev)
 	case runtime.CallDecision, runtime.CallRetried, runtime.CallPreviewed, runtime.PreviewStale:
-		m.board.reply.apply(ev.(runtime.Event))
+		m.board.reply.Apply(ev.(runtime.Event))
 	case runtime.TurnEnded:
 		var used model.Usage
 		if m.usageTurn == ev.Turn {
 			used = m.turnUsage
 		}
 		r := m.board.reply
-		if r != nil && r.turn == ev.Turn {
-			r.apply(ev)
+		if r != nil && r.Turn == ev.Turn {
+			r.Apply(ev)
 			m.transcript.add(newGroup(r, m.opts.Workspace, used))
 		} else if used.InputTokens+used.OutputTokens > 0 {
 			m.transcript.add(noteItem{text: fmt.Sprintf("turn %d · %s", ev.Turn, text.Tokens(used))})
@@ -119,13 +120,16 @@ func (m *Model) apply(item any) tea.Cmd {
 	case runtime.ModelRetry:
 		m.applyRetry(ev)
 	case approvalRequest:
-		if !m.board.reply.attach(ev) {
+		if !m.board.reply.Attach(ev.Request) {
 			// A request for a call the board does not show cannot be
 			// answered by anyone: skip it rather than hang the run.
-			ev.answer <- approval.SkipWith("the console could not show this call to the person")
+			m.respond(answer{kind: answerUnshowable, request: ev})
+			break
 		}
+		m.answers[ev.ID] = ev.answer
 	case approvalGone:
-		m.board.reply.detach(ev.id)
+		delete(m.answers, ev.id)
+		m.board.reply.Detach(ev.id)
 	case runDone:
 		if m.run == ev.run {
 			m.run = nil
@@ -313,7 +317,7 @@ func (m *Model) stop(why string) {
 // needTick reports whether anything on screen moves: a call running or the
 // model replying. Waiting for approval moves nothing.
 func (m *Model) needTick() bool {
-	return m.run != nil && (m.thinking || m.board.reply.anyRunning())
+	return m.run != nil && (m.thinking || m.board.reply.AnyRunning())
 }
 
 // startTicking starts the spinner when something began to move.

@@ -219,7 +219,7 @@ func TestApproveBatchAndAll(t *testing.T) {
 
 func TestRequestGoneLeavesBoard(t *testing.T) {
 	h, req := pendingShell(t)
-	h.feed(approvalGone{id: req.id})
+	h.feed(approvalGone{id: req.ID})
 	h.key("y")
 	if _, ok := answered(req); ok {
 		t.Fatal("y answered a request the runtime no longer waits for")

@@ -34,10 +34,10 @@ func shellPC(index int, command string, sb *tool.Sandbox) runtime.PlannedCall {
 // shellRequest is an approval request for run_shell call index.
 func shellRequest(id uint64, index int, sb *tool.Sandbox, by string) approvalRequest {
 	r := request(id, 1, index, "run_shell", t0)
-	r.req.Sandbox, r.req.By = sb, by
-	r.req.Touches = tool.Writes(tool.Paths(ws, shellTemp))
+	r.Req.Sandbox, r.Req.By = sb, by
+	r.Req.Touches = tool.Writes(tool.Paths(ws, shellTemp))
 	if !sb.Sandboxed {
-		r.req.Touches = tool.Writes(tool.Anything())
+		r.Req.Touches = tool.Writes(tool.Anything())
 	}
 	return r
 }

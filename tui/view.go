@@ -46,20 +46,20 @@ func (m *Model) plan() sizes {
 	if r := m.board.reply; r == nil {
 		s.board = 2
 	} else {
-		need := 1 + len(r.calls)
+		need := 1 + len(r.Calls)
 		batches := map[int]bool{}
-		for _, c := range r.calls {
-			batches[c.batch] = true
+		for _, c := range r.Calls {
+			batches[c.Batch] = true
 		}
-		if !r.invalid {
+		if !r.Invalid {
 			need += len(batches)
 		}
-		if r.cut != "" {
+		if r.Cut != "" {
 			need++
 		}
 		s.board = min(need, max(3, rest*2/5))
 		s.detail = min(7, max(2, rest/4))
-		if c := m.board.focused(); c != nil && c.change != nil && c.change.full != nil && !c.done {
+		if c := m.board.focused(); c != nil && c.Change != nil && c.Change.Full != nil && !c.Done {
 			// A change waiting to run is what the person decides on:
 			// the pane shows as much of it as the transcript can spare.
 			s.detail = max(s.detail, min(m.detail.need(c, m.board.reply, m.opts.Workspace, m.width), rest*2/5))
@@ -205,7 +205,7 @@ func (m Model) headerView(height int) string {
 
 // statusView gathers and draws the status bar.
 func (m Model) statusView() string {
-	run, wait, ask := m.board.reply.counts()
+	run, wait, ask := m.board.reply.Counts()
 	if m.run == nil {
 		run, wait, ask = 0, 0, 0
 	}
@@ -227,8 +227,8 @@ func (m Model) statusView() string {
 	case m.run != nil:
 		// Nothing moves, so nothing ticks: a static "since" instead of a
 		// counter that would need redrawing.
-		if pending := m.board.reply.pending(0); len(pending) > 0 {
-			info.elapsed = "waiting for you since " + clockTime(pending[0].askedAt)
+		if pending := m.board.reply.Pending(0); len(pending) > 0 {
+			info.elapsed = "waiting for you since " + clockTime(pending[0].AskedAt)
 		}
 	case m.last != nil:
 		info.elapsed = "took " + text.Since(m.runTook)
@@ -272,11 +272,11 @@ func (m Model) hints() string {
 	case m.focus == focusBoard:
 		c := m.board.focused()
 		switch {
-		case c != nil && c.req != nil && !m.board.armed():
+		case c != nil && c.Req != nil && !m.board.armed():
 			return "approval keys paused ½ s: the approval just changed"
-		case c != nil && c.req != nil:
+		case c != nil && c.Req != nil:
 			return "y approve · n skip · g grant · a batch · A all · enter details"
-		case len(m.board.reply.pending(0)) > 0 && m.board.armed():
+		case len(m.board.reply.Pending(0)) > 0 && m.board.armed():
 			return "↑↓ focus · A approve all · enter details"
 		}
 		return "↑↓ focus · enter details · ? help"
