@@ -78,7 +78,7 @@ func (m *Model) respond(a answer) int {
 		}
 	}
 	// The person's own answer never arms the grace period.
-	m.board.personChange()
+	m.board.PersonChange()
 	return n
 }
 

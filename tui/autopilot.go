@@ -215,7 +215,7 @@ func keyOf(t tea.KeyType) tea.KeyMsg { return tea.KeyMsg{Type: t} }
 // approval the scenario recorded, lets the viewer read it, and answers it.
 func (m *Model) pilotApprove(after func(time.Duration) time.Time) (pilotStep, bool) {
 	p := m.pilot
-	r := m.board.reply
+	r := m.board.Reply()
 	var target *callview.Call
 	waiting := 0
 	for _, c := range r.Pending(0) {
@@ -244,7 +244,7 @@ func (m *Model) pilotApprove(after func(time.Duration) time.Time) (pilotStep, bo
 	case m.focus != focusBoard:
 		return pilotStep{key: keyOf(tea.KeyTab), at: after(pilotMove)}, true
 	}
-	if f := m.board.focus; f != target.Index {
+	if f := m.board.Focus(); f != target.Index {
 		k := keyOf(tea.KeyDown)
 		if indexOf(r.Order, target.Index) < indexOf(r.Order, f) {
 			k = keyOf(tea.KeyUp)
@@ -260,7 +260,7 @@ func (m *Model) pilotApprove(after func(time.Duration) time.Time) (pilotStep, bo
 	// The board ignores approval keys for a moment after what is under
 	// focus changes; a careful person waits it out, and so does the
 	// autopilot.
-	at = later(at, m.board.graceUntil)
+	at = later(at, m.board.GraceUntil())
 	k := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'y'}}
 	switch d.Kind {
 	case model.DecisionSkip:
@@ -330,7 +330,7 @@ func (m *Model) pilotGrant(after func(time.Duration) time.Time) (pilotStep, bool
 		return pilotStep{key: keyOf(tea.KeyEsc), at: after(pilotMove)}, true
 	}
 	i := m.grantChoice(c, d.Grant)
-	at := later(after(pilotChoose), m.board.graceUntil)
+	at := later(after(pilotChoose), m.board.GraceUntil())
 	return pilotStep{key: tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{rune('1' + i)}}, at: at}, true
 }
 

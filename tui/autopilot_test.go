@@ -115,8 +115,8 @@ func TestAutopilotAnswersApprovalsAsRecorded(t *testing.T) {
 	// viewer read it, then approves it.
 	h.pilotUntil("the write approved", func() bool { return len(reqs[0].answer) > 0 })
 	a, _ := answered(reqs[0])
-	if !a.Approve || h.m.board.focus != 1 {
-		t.Fatalf("answer %+v with focus on #%d", a, h.m.board.focus+1)
+	if !a.Approve || h.m.board.Focus() != 1 {
+		t.Fatalf("answer %+v with focus on #%d", a, h.m.board.Focus()+1)
 	}
 	if took := h.clock.now().Sub(arrived); took < pilotRead {
 		t.Fatalf("approved %v after the request, before a viewer could read it", took)

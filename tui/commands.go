@@ -255,9 +255,7 @@ func (m *Model) resetSession() {
 	keys := m.transcript.Keys
 	m.transcript = newTranscript()
 	m.transcript.Keys = keys
-	bk := m.board.Keys
-	m.board = newBoard(m.opts.Workspace, m.now, m.board.grace)
-	m.board.Keys = bk
+	m.board = m.newBoard()
 	m.detail = newDetail()
 	m.diffScreen.close()
 	m.grant.close()
@@ -438,7 +436,7 @@ func (m *Model) submit() tea.Cmd {
 			m.respond(answer{kind: answerSkip, calls: []*callview.Call{c}, reason: typed})
 			m.note = fmt.Sprintf("skipped #%d %s", c.Index+1, c.Name)
 		}
-		m.board.personChange()
+		m.board.PersonChange()
 		return nil
 	}
 	if strings.HasPrefix(typed, "/") && !strings.HasPrefix(typed, "//") {

@@ -142,7 +142,7 @@ func (m *Model) editorReturned(d editorDone) {
 	data, readErr := os.ReadFile(d.file)
 	mine := string(data)
 	var c *callview.Call
-	if r := m.board.reply; r != nil && r.Turn == d.turn {
+	if r := m.board.Reply(); r != nil && r.Turn == d.turn {
 		c = r.Get(d.index)
 	}
 	remove := true

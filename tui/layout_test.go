@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/tui/board"
 )
 
 // busyRun feeds a run with a reply of several calls in several states and a
@@ -151,7 +152,7 @@ func TestIdleMeansNoTicks(t *testing.T) {
 		t.Fatal("the spinner keeps ticking after the run ended")
 	}
 	// A graceEnd timer is one shot: it schedules nothing.
-	if cmd := h.update(graceEndMsg{}); cmd != nil {
+	if cmd := h.update(board.GraceEndMsg{}); cmd != nil {
 		t.Fatal("a grace timer scheduled more work")
 	}
 }

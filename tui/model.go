@@ -14,6 +14,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/tui/board"
 	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/diffview"
 	"github.com/agenttui/agenttui/tui/export"
@@ -21,6 +22,11 @@ import (
 	"github.com/agenttui/agenttui/tui/internal/text"
 	"github.com/agenttui/agenttui/tui/markdown"
 )
+
+// DefaultGrace is how long y, n, a and A are ignored after the approval
+// under focus changes, so that a key pressed for something else cannot
+// approve a call that has just appeared.
+const DefaultGrace = board.DefaultGrace
 
 // MinWidth and MinHeight are the smallest terminal the console draws in;
 // below them it shows a notice instead of a squeezed, misleading screen.
@@ -58,8 +64,9 @@ type startMsg struct{ input string }
 // Model is the console: it routes messages to its parts and lays them out.
 // It is a bubbletea model; run it with tea.NewProgram.
 type Model struct {
-	opts Options
-	keys KeyMap
+	opts   Options
+	keys   KeyMap
+	styles text.Styles
 	// answers are where the answers to the approval requests on the board
 	// go, by request; only respond sends on them.
 	answers map[uint64]chan approval.Answer
@@ -70,7 +77,7 @@ type Model struct {
 	focus         focusArea
 
 	transcript transcriptModel
-	board      boardModel
+	board      board.Model
 	detail     detailPane
 	input      inputBox
 	grant      grantChooser
@@ -140,15 +147,20 @@ type Model struct {
 	tick  func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 }
 
+// newBoard returns an empty call board for the console's session.
+func (m *Model) newBoard() board.Model {
+	grace := m.opts.Grace
+	if grace == 0 {
+		grace = DefaultGrace
+	}
+	return board.New(m.opts.Workspace, m.now, grace, m.keys.Board, m.styles)
+}
+
 // New returns the console for opts.
 func New(opts Options) Model {
 	now := opts.Now
 	if now == nil {
 		now = time.Now
-	}
-	grace := opts.Grace
-	if grace == 0 {
-		grace = DefaultGrace
 	}
 	mode := opts.Mode
 	if opts.Policy != nil {
@@ -157,7 +169,7 @@ func New(opts Options) Model {
 	m := Model{
 		opts: opts, keys: DefaultKeyMap(), now: now, bridge: opts.Bridge, answers: map[uint64]chan approval.Answer{},
 		transcript: newTranscript(),
-		board:      newBoard(opts.Workspace, now, grace),
+		styles:     text.DefaultStyles(),
 		detail:     newDetail(),
 		input:      newInput(opts.Prefill, commands()),
 		grant:      newGrantChooser(),
@@ -173,7 +185,8 @@ func New(opts Options) Model {
 	if opts.History != nil {
 		m.input.setHistory(opts.History.Entries())
 	}
-	m.board.Keys, m.transcript.Keys, m.input.Keys, m.grant.Keys = m.keys.Board, m.keys.Transcript, m.keys.Input, m.keys.Grant
+	m.board = m.newBoard()
+	m.transcript.Keys, m.input.Keys, m.grant.Keys = m.keys.Transcript, m.keys.Input, m.keys.Grant
 	m.diffScreen.Keys = m.keys.Diff
 	m.tick = opts.Tick
 	if m.tick == nil {
@@ -253,7 +266,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for _, item := range msg {
 			cmds = append(cmds, m.apply(item))
 		}
-		cmds = append(cmds, m.board.externalChange(), m.bridge.wait())
+		cmds = append(cmds, m.board.ExternalChange(), m.bridge.wait())
 		if m.grant.stale() {
 			m.grant.close()
 			m.note = "the call is no longer waiting for approval; no grant given"
@@ -270,7 +283,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		cmds = append(cmds, cmd)
-	case graceEndMsg:
+	case board.GraceEndMsg:
 		// Only a redraw: the hints change now that the keys work.
 	case editorDone:
 		m.editorReturned(msg)
@@ -427,37 +440,37 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 
 // boardKey routes a key to the board and acts on what it asks.
 func (m *Model) boardKey(msg tea.KeyMsg) tea.Cmd {
-	before := m.board.focus
+	before := m.board.Focus()
 	act := m.board.Update(msg)
-	if m.board.focus != before {
+	if m.board.Focus() != before {
 		m.detail.focusChanged()
 	}
-	m.note = act.note
-	if len(act.approve) > 0 {
-		m.respond(answer{kind: answerApprove, calls: act.approve})
+	m.note = act.Note
+	if len(act.Approve) > 0 {
+		m.respond(answer{kind: answerApprove, calls: act.Approve})
 	}
-	if act.toggleDetails {
+	if act.ToggleDetails {
 		m.detail.toggle()
 	}
-	if act.toggleLayout {
+	if act.ToggleLayout {
 		l := m.detail.toggleLayout(m.width)
 		m.note = "diffs are shown " + map[bool]string{true: "side by side", false: "unified"}[l == diffview.Split]
 	}
-	if act.fullDiff {
-		m.diffScreen.show(m.board.focused())
+	if act.FullDiff {
+		m.diffScreen.show(m.board.Focused())
 	}
-	if act.skip != nil {
+	if act.Skip != nil {
 		m.diffScreen.close()
-		m.input.openReason(act.skip)
+		m.input.openReason(act.Skip)
 		m.setFocus(focusInput)
 	}
-	if act.grant != nil {
+	if act.Grant != nil {
 		m.diffScreen.close()
-		m.offerGrants(act.grant)
+		m.offerGrants(act.Grant)
 	}
-	if act.edit != nil {
+	if act.Edit != nil {
 		m.diffScreen.close()
-		return m.editChange(act.edit)
+		return m.editChange(act.Edit)
 	}
 	return nil
 }
@@ -533,7 +546,7 @@ func (m *Model) offerGrants(c *callview.Call) {
 // grantKey routes a key to the open grant chooser and gives the grant it
 // picks, which releases at once every waiting call the grant covers.
 func (m *Model) grantKey(msg tea.KeyMsg) {
-	act := m.grant.Update(msg, m.board.armed())
+	act := m.grant.Update(msg, m.board.Armed())
 	m.note = act.note
 	if act.grant == nil {
 		return

@@ -158,7 +158,7 @@ func TestEditorApprovesWithThePersonsVersion(t *testing.T) {
 		edited = path
 		return exec.Command("true")
 	}})
-	cmd := h.m.editChange(h.m.board.focused())
+	cmd := h.m.editChange(h.m.board.Focused())
 	if cmd == nil {
 		t.Fatalf("no editor command; note %q", h.m.note)
 	}

@@ -86,27 +86,27 @@ func (m *Model) apply(item any) tea.Cmd {
 			m.transcript.add(modelItem{doc: m.markdown().Doc(ev.Text)})
 		}
 		if len(ev.Calls) > 0 || ev.Cut != nil {
-			m.board.setReply(callview.NewReply(ev))
+			m.board.SetReply(callview.NewReply(ev))
 			m.detail.focusChanged()
 		}
 	case runtime.InvalidReply:
-		if r := m.board.reply; r != nil && r.Turn == ev.Turn {
+		if r := m.board.Reply(); r != nil && r.Turn == ev.Turn {
 			r.InvalidResults(ev)
 		}
 	case runtime.CallStarted:
 		m.lastAt = ev.At.Time
-		m.board.reply.Apply(ev)
+		m.board.Reply().Apply(ev)
 	case runtime.CallFinished:
 		m.lastAt = ev.At.Time
-		m.board.reply.Apply(ev)
+		m.board.Reply().Apply(ev)
 	case runtime.CallDecision, runtime.CallRetried, runtime.CallPreviewed, runtime.PreviewStale:
-		m.board.reply.Apply(ev.(runtime.Event))
+		m.board.Reply().Apply(ev.(runtime.Event))
 	case runtime.TurnEnded:
 		var used model.Usage
 		if m.usageTurn == ev.Turn {
 			used = m.turnUsage
 		}
-		r := m.board.reply
+		r := m.board.Reply()
 		if r != nil && r.Turn == ev.Turn {
 			r.Apply(ev)
 			m.transcript.add(newGroup(r, m.opts.Workspace, used))
@@ -120,7 +120,7 @@ func (m *Model) apply(item any) tea.Cmd {
 	case runtime.ModelRetry:
 		m.applyRetry(ev)
 	case approvalRequest:
-		if !m.board.reply.Attach(ev.Request) {
+		if !m.board.Reply().Attach(ev.Request) {
 			// A request for a call the board does not show cannot be
 			// answered by anyone: skip it rather than hang the run.
 			m.respond(answer{kind: answerUnshowable, request: ev})
@@ -129,7 +129,7 @@ func (m *Model) apply(item any) tea.Cmd {
 		m.answers[ev.ID] = ev.answer
 	case approvalGone:
 		delete(m.answers, ev.id)
-		m.board.reply.Detach(ev.id)
+		m.board.Reply().Detach(ev.id)
 	case runDone:
 		if m.run == ev.run {
 			m.run = nil
@@ -317,7 +317,7 @@ func (m *Model) stop(why string) {
 // needTick reports whether anything on screen moves: a call running or the
 // model replying. Waiting for approval moves nothing.
 func (m *Model) needTick() bool {
-	return m.run != nil && (m.thinking || m.board.reply.AnyRunning())
+	return m.run != nil && (m.thinking || m.board.Reply().AnyRunning())
 }
 
 // startTicking starts the spinner when something began to move.

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/tui/board"
 )
 
 // pendingShell sets up a run whose only call, run_shell, waits for approval,
@@ -83,7 +84,7 @@ func TestKeysIgnoredDuringGracePeriod(t *testing.T) {
 		t.Fatal("y 1 ms before the grace period ended approved the call")
 	}
 	h.clock.advance(time.Millisecond)
-	h.update(graceEndMsg{seq: h.m.board.graceSeq})
+	h.update(board.GraceEndMsg{Seq: h.m.board.GraceSeq()})
 	mustContain(t, h.view(), "y approve · n skip")
 	h.key("y")
 	if a, ok := answered(req); !ok || !a.Approve {

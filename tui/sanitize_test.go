@@ -63,7 +63,7 @@ func TestUntrustedTextIsSanitised(t *testing.T) {
 	check(h.view())
 	// The details of the call hold the exact text, quoted, placeholders and
 	// all.
-	h.m.board.focus = 0
+	h.m.board.SetFocus(0)
 	h.key("enter")
 	screen := h.view()
 	check(screen)

@@ -43,7 +43,7 @@ func (m *Model) plan() sizes {
 	if rest < 3 {
 		return s
 	}
-	if r := m.board.reply; r == nil {
+	if r := m.board.Reply(); r == nil {
 		s.board = 2
 	} else {
 		need := 1 + len(r.Calls)
@@ -59,10 +59,10 @@ func (m *Model) plan() sizes {
 		}
 		s.board = min(need, max(3, rest*2/5))
 		s.detail = min(7, max(2, rest/4))
-		if c := m.board.focused(); c != nil && c.Change != nil && c.Change.Full != nil && !c.Done {
+		if c := m.board.Focused(); c != nil && c.Change != nil && c.Change.Full != nil && !c.Done {
 			// A change waiting to run is what the person decides on:
 			// the pane shows as much of it as the transcript can spare.
-			s.detail = max(s.detail, min(m.detail.need(c, m.board.reply, m.opts.Workspace, m.width), rest*2/5))
+			s.detail = max(s.detail, min(m.detail.need(c, m.board.Reply(), m.opts.Workspace, m.width), rest*2/5))
 		}
 		if m.detail.expanded {
 			s.detail = max(4, rest/2)
@@ -126,7 +126,7 @@ func (m Model) View() string {
 			m.transcript.View(m.width, s.transcript, m.focus == focusTranscript),
 			m.board.View(m.width, s.board, m.spin.View(), m.focus == focusBoard))
 		if s.detail > 0 {
-			parts = append(parts, m.detail.View(m.board.focused(), m.board.reply, m.opts.Workspace, m.width, s.detail))
+			parts = append(parts, m.detail.View(m.board.Focused(), m.board.Reply(), m.opts.Workspace, m.width, s.detail))
 		}
 	}
 	parts = append(parts, st.Accent.Render(text.Cut(m.note, m.width)))
@@ -205,7 +205,7 @@ func (m Model) headerView(height int) string {
 
 // statusView gathers and draws the status bar.
 func (m Model) statusView() string {
-	run, wait, ask := m.board.reply.Counts()
+	run, wait, ask := m.board.Reply().Counts()
 	if m.run == nil {
 		run, wait, ask = 0, 0, 0
 	}
@@ -227,7 +227,7 @@ func (m Model) statusView() string {
 	case m.run != nil:
 		// Nothing moves, so nothing ticks: a static "since" instead of a
 		// counter that would need redrawing.
-		if pending := m.board.reply.Pending(0); len(pending) > 0 {
+		if pending := m.board.Reply().Pending(0); len(pending) > 0 {
 			info.elapsed = "waiting for you since " + clockTime(pending[0].AskedAt)
 		}
 	case m.last != nil:
@@ -253,7 +253,7 @@ func (m Model) hints() string {
 		return "esc/? close help"
 	case m.diffScreen.open:
 		return "↑↓ pgup pgdn scroll · v layout · esc close · y approve · n skip"
-	case m.grant.open && !m.board.armed():
+	case m.grant.open && !m.board.Armed():
 		return "grant keys paused ½ s: the approvals just changed · esc close"
 	case m.grant.open:
 		return fmt.Sprintf("1–%d or ↑↓ enter give the grant · esc close", len(m.grant.grants))
@@ -270,13 +270,13 @@ func (m Model) hints() string {
 	case m.focus == focusInput:
 		return "enter send · ctrl+j new line · ↑ history · / commands · f1 help"
 	case m.focus == focusBoard:
-		c := m.board.focused()
+		c := m.board.Focused()
 		switch {
-		case c != nil && c.Req != nil && !m.board.armed():
+		case c != nil && c.Req != nil && !m.board.Armed():
 			return "approval keys paused ½ s: the approval just changed"
 		case c != nil && c.Req != nil:
 			return "y approve · n skip · g grant · a batch · A all · enter details"
-		case len(m.board.reply.Pending(0)) > 0 && m.board.armed():
+		case len(m.board.Reply().Pending(0)) > 0 && m.board.Armed():
 			return "↑↓ focus · A approve all · enter details"
 		}
 		return "↑↓ focus · enter details · ? help"

@@ -1,4 +1,14 @@
-package tui
+// Package board is the call board: the calls of the reply on the board,
+// grouped into the batches that run together, each with its footprint,
+// state and outcome, and the focused call marked.
+//
+// The board owns the approval keys and the grace period that guards them:
+// y, n, a, A, g and e are ignored for a moment after what they would act on
+// changes in a way the person did not cause, so a key pressed for something
+// else cannot answer a call that has just appeared. It never answers the
+// runtime itself: Update returns an Action saying what the person asked for,
+// and the console performs it.
+package board
 
 import (
 	"fmt"
@@ -19,12 +29,12 @@ import (
 // approve a call that has just appeared.
 const DefaultGrace = 500 * time.Millisecond
 
-// boardModel is the call board: the calls of the active reply, grouped into the
-// batches that run together, with the focused call marked. It owns the
-// approval keys and the grace period that guards them.
-type boardModel struct {
+// Model is the call board. Its zero value is not usable: make one with New.
+type Model struct {
 	// Keys are the board's keys.
-	Keys BoardKeys
+	Keys KeyMap
+	// Styles are the styles it draws with.
+	Styles text.Styles
 
 	reply     *callview.Reply
 	focus     int // index of the focused call in reply.calls
@@ -47,34 +57,61 @@ type approvalSig struct {
 	digests     []string
 }
 
-// boardAction is what a key on the board asks of the rest of the console.
-type boardAction struct {
-	note string
-	// approve are the calls the key approves, each bound to the preview
-	// the board shows for it.
-	approve       []*callview.Call
-	skip          *callview.Call
-	grant         *callview.Call
-	edit          *callview.Call
-	toggleDetails bool
-	toggleLayout  bool
-	fullDiff      bool
+// Action is what a key on the board asks of the rest of the console.
+type Action struct {
+	// Note is what the console says about the key, if anything.
+	Note string
+	// Approve are the calls the key approves, each to be bound to the
+	// preview the board shows for it.
+	Approve []*callview.Call
+	// Skip asks for the reason to skip the call with; Grant offers the
+	// session grants the call allows; Edit opens the change the call
+	// proposes in the person's editor.
+	Skip, Grant, Edit *callview.Call
+	// ToggleDetails expands or collapses the detail pane; ToggleLayout
+	// switches diffs between unified and side by side; FullDiff shows the
+	// focused call's change full screen.
+	ToggleDetails, ToggleLayout, FullDiff bool
 }
 
-// graceEndMsg redraws the board when the grace period it armed has passed,
+// GraceEndMsg redraws the board when the grace period it armed has passed,
 // so the hints show that the approval keys work again. It is a single timer,
 // not a tick: nothing repeats while the console is idle.
-type graceEndMsg struct{ seq int }
+type GraceEndMsg struct{ Seq int }
 
-func newBoard(workspace string, now func() time.Time, grace time.Duration) boardModel {
-	return boardModel{Keys: DefaultBoardKeys(), workspace: workspace, now: now, grace: grace}
+// New returns an empty board for a session in workspace, whose footprints
+// it shows relative to it. now tells the time; grace is how long approval
+// keys are ignored after what they act on changes, none when it is zero or
+// less.
+func New(workspace string, now func() time.Time, grace time.Duration, keys KeyMap, styles text.Styles) Model {
+	return Model{Keys: keys, Styles: styles, workspace: workspace, now: now, grace: grace}
 }
 
-// focused returns the focused call, or nil.
-func (b *boardModel) focused() *callview.Call { return b.reply.Get(b.focus) }
+// Reply returns the reply on the board, or nil before the first.
+func (b *Model) Reply() *callview.Reply { return b.reply }
 
-// setReply shows a new reply; focus goes to its first call.
-func (b *boardModel) setReply(r *callview.Reply) {
+// Focus returns the index of the focused call in its reply.
+func (b *Model) Focus() int { return b.focus }
+
+// SetFocus focuses the call with index i, as the person would.
+func (b *Model) SetFocus(i int) {
+	b.focus = i
+	b.PersonChange()
+}
+
+// Focused returns the focused call, or nil.
+func (b *Model) Focused() *callview.Call { return b.reply.Get(b.focus) }
+
+// GraceUntil returns when the approval keys work again; a time in the past
+// when they work now.
+func (b *Model) GraceUntil() time.Time { return b.graceUntil }
+
+// GraceSeq returns the number of the latest grace period, which its
+// GraceEndMsg carries.
+func (b *Model) GraceSeq() int { return b.graceSeq }
+
+// SetReply shows a new reply; focus goes to its first call.
+func (b *Model) SetReply(r *callview.Reply) {
 	b.reply = r
 	b.focus = 0
 	if len(r.Order) > 0 {
@@ -83,13 +120,13 @@ func (b *boardModel) setReply(r *callview.Reply) {
 }
 
 // sig returns the current approval signature.
-func (b *boardModel) sig() approvalSig {
+func (b *Model) sig() approvalSig {
 	s := approvalSig{focus: b.focus}
 	if b.reply == nil {
 		return s
 	}
 	s.turn = b.reply.Turn
-	if c := b.focused(); c != nil && c.Req != nil {
+	if c := b.Focused(); c != nil && c.Req != nil {
 		s.focusedReq = c.Req.ID
 	}
 	for _, c := range b.reply.Pending(0) {
@@ -99,11 +136,11 @@ func (b *boardModel) sig() approvalSig {
 	return s
 }
 
-// externalChange is called after the runtime changed the board. When what
+// ExternalChange is called after the runtime changed the board. When what
 // the approval keys act on has changed in a way the person did not cause (a
 // new request, a new reply under focus), it arms the grace period and
 // returns the command that ends it.
-func (b *boardModel) externalChange() tea.Cmd {
+func (b *Model) ExternalChange() tea.Cmd {
 	n := b.sig()
 	o := b.last
 	b.last = n
@@ -128,25 +165,25 @@ func (b *boardModel) externalChange() tea.Cmd {
 	b.graceUntil = b.now().Add(b.grace)
 	b.graceSeq++
 	seq := b.graceSeq
-	return tea.Tick(b.grace, func(time.Time) tea.Msg { return graceEndMsg{seq: seq} })
+	return tea.Tick(b.grace, func(time.Time) tea.Msg { return GraceEndMsg{Seq: seq} })
 }
 
-// personChange records a change the person made (moving focus, answering),
+// PersonChange records a change the person made (moving focus, answering),
 // which never arms the grace period.
-func (b *boardModel) personChange() { b.last = b.sig() }
+func (b *Model) PersonChange() { b.last = b.sig() }
 
-// armed reports whether the approval keys work now.
-func (b *boardModel) armed() bool { return !b.now().Before(b.graceUntil) }
+// Armed reports whether the approval keys work now.
+func (b *Model) Armed() bool { return !b.now().Before(b.graceUntil) }
 
 // Update handles a key while the board has focus.
-func (b *boardModel) Update(msg tea.KeyMsg) boardAction {
+func (b *Model) Update(msg tea.KeyMsg) Action {
 	if msg.Paste || (msg.Type == tea.KeyRunes && len(msg.Runes) > 1) {
 		// Several runes in one message are typing (or a paste), never a
 		// series of approvals.
-		return boardAction{note: "typed text is ignored on the board: press tab to reach the input"}
+		return Action{Note: "typed text is ignored on the board: press tab to reach the input"}
 	}
 	if b.reply == nil {
-		return boardAction{}
+		return Action{}
 	}
 	switch {
 	case key.Matches(msg, b.Keys.Up):
@@ -154,67 +191,67 @@ func (b *boardModel) Update(msg tea.KeyMsg) boardAction {
 	case key.Matches(msg, b.Keys.Down):
 		b.move(1)
 	case key.Matches(msg, b.Keys.Details):
-		return boardAction{toggleDetails: true}
+		return Action{ToggleDetails: true}
 	case key.Matches(msg, b.Keys.Layout):
-		return boardAction{toggleLayout: true}
+		return Action{ToggleLayout: true}
 	case key.Matches(msg, b.Keys.FullDiff):
-		c := b.focused()
+		c := b.Focused()
 		if c == nil || c.Change.TextDiff() == nil {
-			return boardAction{note: "the focused call has no change to show: f shows the diff of a file change"}
+			return Action{Note: "the focused call has no change to show: f shows the diff of a file change"}
 		}
-		return boardAction{fullDiff: true}
+		return Action{FullDiff: true}
 	case key.Matches(msg, b.Keys.Approve, b.Keys.Skip, b.Keys.Grant, b.Keys.ApproveBatch, b.Keys.ApproveAll, b.Keys.Edit):
 		return b.approval(msg)
 	}
-	return boardAction{}
+	return Action{}
 }
 
 // approval handles y, n, g, a and A.
-func (b *boardModel) approval(msg tea.KeyMsg) boardAction {
+func (b *Model) approval(msg tea.KeyMsg) Action {
 	k := msg.String()
-	if !b.armed() {
-		return boardAction{note: fmt.Sprintf("%s ignored: the approvals under focus just changed; look, then press it again", k)}
+	if !b.Armed() {
+		return Action{Note: fmt.Sprintf("%s ignored: the approvals under focus just changed; look, then press it again", k)}
 	}
-	c := b.focused()
-	defer b.personChange()
+	c := b.Focused()
+	defer b.PersonChange()
 	switch {
 	case key.Matches(msg, b.Keys.Approve):
 		if c == nil || c.Req == nil {
-			return boardAction{note: "the focused call is not waiting for approval"}
+			return Action{Note: "the focused call is not waiting for approval"}
 		}
-		return boardAction{approve: []*callview.Call{c}, note: fmt.Sprintf("approved #%d %s", c.Index+1, c.Name)}
+		return Action{Approve: []*callview.Call{c}, Note: fmt.Sprintf("approved #%d %s", c.Index+1, c.Name)}
 	case key.Matches(msg, b.Keys.Skip):
 		if c == nil || c.Req == nil {
-			return boardAction{note: "the focused call is not waiting for approval"}
+			return Action{Note: "the focused call is not waiting for approval"}
 		}
-		return boardAction{skip: c}
+		return Action{Skip: c}
 	case key.Matches(msg, b.Keys.Grant):
 		if c == nil || c.Req == nil {
-			return boardAction{note: "the focused call is not waiting for approval: g grants from a call that asks"}
+			return Action{Note: "the focused call is not waiting for approval: g grants from a call that asks"}
 		}
-		return boardAction{grant: c}
+		return Action{Grant: c}
 	case key.Matches(msg, b.Keys.Edit):
 		switch {
 		case c == nil || c.Req == nil:
-			return boardAction{note: "the focused call is not waiting for approval: e edits the change of a call that asks"}
+			return Action{Note: "the focused call is not waiting for approval: e edits the change of a call that asks"}
 		case c.Change == nil || !c.Change.Editable || c.Change.TextDiff() == nil:
-			return boardAction{note: "this call's change cannot be edited: e edits the text a write_file or edit_file would leave"}
+			return Action{Note: "this call's change cannot be edited: e edits the text a write_file or edit_file would leave"}
 		}
-		return boardAction{edit: c}
+		return Action{Edit: c}
 	case key.Matches(msg, b.Keys.ApproveBatch):
 		if c == nil {
-			return boardAction{}
+			return Action{}
 		}
 		calls := b.reply.Pending(c.Batch)
-		return boardAction{approve: calls, note: fmt.Sprintf("approved %d pending call(s) of batch %d", len(calls), c.Batch)}
+		return Action{Approve: calls, Note: fmt.Sprintf("approved %d pending call(s) of batch %d", len(calls), c.Batch)}
 	default:
 		calls := b.reply.Pending(0)
-		return boardAction{approve: calls, note: fmt.Sprintf("approved %d pending call(s)", len(calls))}
+		return Action{Approve: calls, Note: fmt.Sprintf("approved %d pending call(s)", len(calls))}
 	}
 }
 
 // move shifts focus by d calls in display order.
-func (b *boardModel) move(d int) {
+func (b *Model) move(d int) {
 	r := b.reply
 	if r == nil || len(r.Order) == 0 {
 		return
@@ -222,7 +259,7 @@ func (b *boardModel) move(d int) {
 	pos := slices.Index(r.Order, b.focus)
 	pos = min(max(pos+d, 0), len(r.Order)-1)
 	b.focus = r.Order[pos]
-	b.personChange()
+	b.PersonChange()
 }
 
 // columns are the widths of a board row's parts.
@@ -230,7 +267,7 @@ type columns struct {
 	num, name, args, badge, elapsed, state int
 }
 
-func (b *boardModel) columns(width int) columns {
+func (b *Model) columns(width int) columns {
 	r := b.reply
 	c := columns{num: len(fmt.Sprintf("#%d", len(r.Calls))) + 1}
 	args := 0
@@ -268,14 +305,14 @@ func (b *boardModel) columns(width int) columns {
 
 // View draws the board in exactly height lines of at most width columns.
 // frame is the spinner's current frame.
-func (b *boardModel) View(width, height int, frame string, hasFocus bool) string {
+func (b *Model) View(width, height int, frame string, hasFocus bool) string {
 	if height <= 0 {
 		return ""
 	}
 	lines := make([]string, 0, height)
 	lines = append(lines, b.title(width, hasFocus))
 	if b.reply == nil {
-		lines = append(lines, st.Dim.Render(text.Cut("  No calls yet: the model's next reply shows its calls here.", width)))
+		lines = append(lines, b.Styles.Dim.Render(text.Cut("  No calls yet: the model's next reply shows its calls here.", width)))
 		return text.JoinLines(lines, height)
 	}
 	rows := b.rows(width, frame)
@@ -305,13 +342,13 @@ type boardRow struct {
 	call   int
 }
 
-func (b *boardModel) title(width int, hasFocus bool) string {
+func (b *Model) title(width int, hasFocus bool) string {
 	mark := "  "
 	if hasFocus {
 		mark = text.SymFocus + " "
 	}
 	if b.reply == nil {
-		return text.Cut(mark+st.Title.Render("Calls"), width)
+		return text.Cut(mark+b.Styles.Title.Render("Calls"), width)
 	}
 	r := b.reply
 	batches := 0
@@ -325,17 +362,17 @@ func (b *boardModel) title(width int, hasFocus bool) string {
 	extra := ""
 	switch {
 	case r.Invalid && r.Cut != "":
-		extra = st.Err.Render(fmt.Sprintf(" · reply cut off inside a call to %s: nothing ran", r.Cut))
+		extra = b.Styles.Err.Render(fmt.Sprintf(" · reply cut off inside a call to %s: nothing ran", r.Cut))
 	case r.Invalid:
-		extra = st.Err.Render(" · invalid reply: nothing ran")
+		extra = b.Styles.Err.Render(" · invalid reply: nothing ran")
 	}
 	if _, _, asking := r.Counts(); asking > 0 {
-		extra += st.Warn.Render(fmt.Sprintf(" · %d need(s) approval", asking))
+		extra += b.Styles.Warn.Render(fmt.Sprintf(" · %d need(s) approval", asking))
 	}
-	return text.Cut(mark+st.Title.Render(t)+extra, width)
+	return text.Cut(mark+b.Styles.Title.Render(t)+extra, width)
 }
 
-func (b *boardModel) rows(width int, frame string) []boardRow {
+func (b *Model) rows(width int, frame string) []boardRow {
 	r := b.reply
 	cols := b.columns(width)
 	var rows []boardRow
@@ -357,18 +394,18 @@ func (b *boardModel) rows(width int, frame string) []boardRow {
 			if n > 1 {
 				h += fmt.Sprintf(" · %d calls run together", n)
 			}
-			rows = append(rows, boardRow{text: st.Dim.Render(text.Cut(h, width))})
+			rows = append(rows, boardRow{text: b.Styles.Dim.Render(text.Cut(h, width))})
 		}
 		rows = append(rows, boardRow{text: b.row(c, cols, width, frame), isCall: true, call: c.Index})
 	}
 	if r.Invalid && r.Cut != "" {
-		rows = append(rows, boardRow{text: st.Err.Render(text.Cut(fmt.Sprintf("  ✂ %s: cut off by the output limit; the tool never ran", r.Cut), width))})
+		rows = append(rows, boardRow{text: b.Styles.Err.Render(text.Cut(fmt.Sprintf("  ✂ %s: cut off by the output limit; the tool never ran", r.Cut), width))})
 	}
 	return rows
 }
 
 // row draws one call.
-func (b *boardModel) row(c *callview.Call, cols columns, width int, frame string) string {
+func (b *Model) row(c *callview.Call, cols columns, width int, frame string) string {
 	focused := c.Index == b.focus
 	mark := "  "
 	if focused {
@@ -378,22 +415,22 @@ func (b *boardModel) row(c *callview.Call, cols columns, width int, frame string
 	sb.WriteString(mark)
 	sb.WriteString(text.Cell(fmt.Sprintf("#%d", c.Index+1), cols.num))
 	sb.WriteString(text.Cell(c.Name, cols.name))
-	sb.WriteString(st.Dim.Render(text.Cell(c.ArgsText(), cols.args)))
+	sb.WriteString(b.Styles.Dim.Render(text.Cell(c.ArgsText(), cols.args)))
 	sb.WriteString(text.Cell(callview.Badge(c, b.workspace), cols.badge))
 	if cols.elapsed > 0 {
-		sb.WriteString(st.Dim.Render(text.Cell(b.elapsed(c), cols.elapsed)))
+		sb.WriteString(b.Styles.Dim.Render(text.Cell(b.elapsed(c), cols.elapsed)))
 	}
 	state, tone := b.reply.StateText(c, b.workspace, frame)
-	sb.WriteString(st.Render(tone, text.Cut(state, cols.state)))
+	sb.WriteString(b.Styles.Render(tone, text.Cut(state, cols.state)))
 	line := sb.String()
 	if focused {
-		return st.Focused.Render(text.Pad(line, width))
+		return b.Styles.Focused.Render(text.Pad(line, width))
 	}
 	return line
 }
 
 // elapsed is how long a call has run, or ran.
-func (b *boardModel) elapsed(c *callview.Call) string {
+func (b *Model) elapsed(c *callview.Call) string {
 	switch {
 	case c.Started && !c.Done:
 		return text.Since(b.now().Sub(c.StartedAt))

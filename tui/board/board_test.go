@@ -1,0 +1,206 @@
+package board
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
+
+	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/tool"
+	"github.com/agenttui/agenttui/tui/callview"
+	"github.com/agenttui/agenttui/tui/internal/text"
+)
+
+// TestMain draws everything without colour, so the goldens hold only text
+// and no test depends on the terminal it runs in.
+func TestMain(m *testing.M) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	lipgloss.SetHasDarkBackground(true)
+	os.Exit(m.Run())
+}
+
+const ws = "/w"
+
+// t0 is the fake clock's start.
+var t0 = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+
+// fakeClock is a clock tests move by hand.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time          { return c.t }
+func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
+
+// feed applies one item to the reply as the console does: an event, the
+// results of an invalid reply, or an approval request.
+func feed(r *callview.Reply, item any) {
+	switch ev := item.(type) {
+	case runtime.InvalidReply:
+		r.InvalidResults(ev)
+	case callview.Request:
+		r.Attach(ev)
+	case runtime.Event:
+		r.Apply(ev)
+	}
+}
+
+// pc builds a planned call.
+func pc(index int, name, args string, touches *tool.Touches, batch int, waitsFor ...int) runtime.PlannedCall {
+	if waitsFor == nil {
+		waitsFor = []int{}
+	}
+	return runtime.PlannedCall{Index: index, ID: "c" + name, Name: name, Args: json.RawMessage(args), Touches: touches, WaitsFor: waitsFor, Batch: batch}
+}
+
+func reads(p string) *tool.Touches {
+	t := tool.Reads(tool.Paths(ws + "/" + p))
+	return &t
+}
+
+func writes(p string) *tool.Touches {
+	t := tool.Writes(tool.Paths(ws + "/" + p))
+	return &t
+}
+
+func writesAnything() *tool.Touches {
+	t := tool.Writes(tool.Anything())
+	return &t
+}
+
+func decide(turn, index int, what, by, reason string) runtime.CallDecision {
+	return runtime.CallDecision{Turn: turn, Index: index, Decision: what, By: by, Reason: reason}
+}
+
+func started(turn, index int, name string, at time.Time) runtime.CallStarted {
+	return runtime.CallStarted{Turn: turn, Index: index, Name: name, Attempt: 1, At: runtime.Time{Time: at}}
+}
+
+func finished(turn, index int, name, outcome, kind, result string, ms int64) runtime.CallFinished {
+	ev := runtime.CallFinished{Turn: turn, Index: index, Name: name, Outcome: outcome, Result: result, Started: outcome != "skipped",
+		Attempts: 1, DurationMS: ms}
+	if kind != "" {
+		ev.Kind = &kind
+	}
+	return ev
+}
+
+// request builds an approval request for a call.
+func request(id uint64, turn, index int, name string, since time.Time) callview.Request {
+	return callview.Request{ID: id, Since: since,
+		Req: approval.Request{Turn: turn, Index: index, Call: tool.Call{Name: name}, By: "mode:reads", Reason: "reads mode asks"}}
+}
+
+// boardCase builds a board with its calls in one state.
+type boardCase struct {
+	name  string
+	calls []runtime.PlannedCall
+	// events follow the reply; request, when set, is attached after them.
+	events  func(now time.Time) []any
+	advance time.Duration
+	focus   int
+}
+
+func boardCases() []boardCase {
+	readA := pc(0, "read_file", `{"path":"a.go"}`, reads("a.go"), 1)
+	writeA := pc(0, "write_file", `{"path":"a.go","content":"package a\n"}`, writes("a.go"), 1)
+	shell := pc(0, "run_shell", `{"command":"go test ./..."}`, writesAnything(), 1)
+	notFinished := func(ev runtime.CallFinished) runtime.CallFinished {
+		ev.NotFinished, ev.Why = true, "the person stopped the turn"
+		return ev
+	}
+	return []boardCase{
+		{name: "queued", calls: []runtime.PlannedCall{readA},
+			events: func(time.Time) []any {
+				return []any{decide(1, 0, "run", "mode:reads", "reads mode runs calls that only read")}
+			}},
+		{name: "waits_for", focus: 1,
+			calls: []runtime.PlannedCall{writeA, pc(1, "read_file", `{"path":"a.go"}`, reads("a.go"), 2, 0)},
+			events: func(now time.Time) []any {
+				return []any{decide(1, 0, "run", "mode:auto", "auto mode runs every call"), decide(1, 1, "run", "mode:auto", "auto mode runs every call"),
+					started(1, 0, "write_file", now)}
+			}},
+		{name: "needs_approval", calls: []runtime.PlannedCall{shell},
+			events: func(now time.Time) []any {
+				return []any{decide(1, 0, "ask", "mode:reads", "reads mode asks before a call that may change things (writes anything)"),
+					request(1, 1, 0, "run_shell", now)}
+			}},
+		{name: "running", calls: []runtime.PlannedCall{readA}, advance: 1200 * time.Millisecond,
+			events: func(now time.Time) []any {
+				return []any{decide(1, 0, "run", "mode:reads", "reads mode runs calls that only read"), started(1, 0, "read_file", now)}
+			}},
+		{name: "succeeded", calls: []runtime.PlannedCall{readA},
+			events: func(now time.Time) []any {
+				return []any{decide(1, 0, "run", "mode:reads", "r"), started(1, 0, "read_file", now),
+					finished(1, 0, "read_file", "success", "", "     1\tpackage a\n     2\t", 400)}
+			}},
+		{name: "error_kind", calls: []runtime.PlannedCall{readA},
+			events: func(now time.Time) []any {
+				return []any{decide(1, 0, "run", "mode:reads", "r"), started(1, 0, "read_file", now),
+					finished(1, 0, "read_file", "error", "not_found", "a.go does not exist (no such file)", 30)}
+			}},
+		{name: "skipped_with_reason", calls: []runtime.PlannedCall{shell},
+			events: func(now time.Time) []any {
+				text := "Skipped by the person: the tests are slow. The call was not run."
+				return []any{decide(1, 0, "ask", "mode:reads", "reads mode asks"), decide(1, 0, "skip", "user", text),
+					finished(1, 0, "run_shell", "skipped", "", text, 0)}
+			}},
+		{name: "denied", calls: []runtime.PlannedCall{pc(0, "read_file", `{"path":"../secret"}`, reads("../secret"), 1)},
+			events: func(now time.Time) []any {
+				return []any{decide(1, 0, "run", "mode:reads", "r"), started(1, 0, "read_file", now),
+					finished(1, 0, "read_file", "denied", "", "../secret is outside the workspace", 2)}
+			}},
+		{name: "not_run", calls: []runtime.PlannedCall{writeA},
+			events: func(now time.Time) []any {
+				ev := notFinished(finished(1, 0, "write_file", "skipped", "", "The call to write_file was not run: the person stopped the turn.", 0))
+				ev.Started = false
+				return []any{decide(1, 0, "run", "mode:auto", "auto"), ev}
+			}},
+		{name: "may_have_partly_run", calls: []runtime.PlannedCall{shell},
+			events: func(now time.Time) []any {
+				return []any{decide(1, 0, "run", "mode:auto", "auto"), started(1, 0, "run_shell", now),
+					notFinished(finished(1, 0, "run_shell", "error", "cancelled", "The call to run_shell may have partly run.", 1500))}
+			}},
+		{name: "did_not_finish_reads", calls: []runtime.PlannedCall{readA},
+			events: func(now time.Time) []any {
+				return []any{decide(1, 0, "run", "mode:auto", "auto"), started(1, 0, "read_file", now),
+					notFinished(finished(1, 0, "read_file", "error", "cancelled", "The call to read_file did not finish.", 700))}
+			}},
+		{name: "invalid_reply", calls: []runtime.PlannedCall{pc(0, "edit_file", `"{\"path\": "`, nil, 0)},
+			events: func(time.Time) []any {
+				return []any{runtime.InvalidReply{Turn: 1, Results: []string{"The call to edit_file did not run: its arguments must be a JSON object."}}}
+			}},
+	}
+}
+
+// TestBoardGolden pins the board's drawing of a call in every state, at a
+// fixed width and without colour.
+func TestBoardGolden(t *testing.T) {
+	for _, tc := range boardCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			clock := &fakeClock{t: t0}
+			b := New(ws, clock.now, DefaultGrace, DefaultKeyMap(), text.DefaultStyles())
+			r := callview.NewReply(runtime.ReplyReceived{Turn: 1, Calls: tc.calls})
+			b.SetReply(r)
+			for _, item := range tc.events(clock.now()) {
+				feed(r, item)
+			}
+			clock.advance(tc.advance)
+			b.SetFocus(tc.focus)
+			out := b.View(100, 1+len(tc.calls)+2, spinner.New(spinner.WithSpinner(spinner.MiniDot)).View(), true)
+			for _, l := range strings.Split(out, "\n") {
+				if w := ansi.StringWidth(l); w > 100 {
+					t.Fatalf("line is %d columns wide, more than 100: %q", w, l)
+				}
+			}
+			golden.RequireEqual(t, []byte(out))
+		})
+	}
+}
