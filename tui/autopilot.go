@@ -191,7 +191,7 @@ func (m *Model) pilotNext() (step pilotStep, ok bool) {
 	case m.openErr != "":
 		p.done, p.say = true, "stopped: the session could not be opened"
 		return pilotStep{}, false
-	case m.help.open, m.diffScreen.open:
+	case m.help.open, m.diffScreen.Shown():
 		p.aim("close", now)
 		return pilotStep{key: keyOf(tea.KeyEsc), at: after(pilotMove)}, true
 	case m.grant.open:

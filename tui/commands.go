@@ -16,6 +16,7 @@ import (
 	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/tui/callview"
+	"github.com/agenttui/agenttui/tui/detail"
 	"github.com/agenttui/agenttui/tui/export"
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
@@ -256,8 +257,8 @@ func (m *Model) resetSession() {
 	m.transcript = newTranscript()
 	m.transcript.Keys = keys
 	m.board = m.newBoard()
-	m.detail = newDetail()
-	m.diffScreen.close()
+	m.detail = detail.NewPane(m.styles)
+	m.diffScreen.Close()
 	m.grant.close()
 	m.goal, m.session, m.queued = "", "", ""
 	m.last = nil

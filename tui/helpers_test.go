@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"github.com/agenttui/agenttui/approval"
@@ -265,3 +266,6 @@ func mustNotContain(t *testing.T, screen string, bad ...string) {
 		}
 	}
 }
+
+// lineWidth is the width of a drawn line in terminal columns.
+func lineWidth(s string) int { return ansi.StringWidth(s) }

@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/agenttui/agenttui/tui/board"
+	"github.com/agenttui/agenttui/tui/detail"
 )
 
 // GlobalKeys are the keys that work whatever has focus.
@@ -60,33 +61,6 @@ func DefaultGrantKeys() GrantKeys {
 		Pick:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1/2", "give that grant")),
 		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "give the selected grant")),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close without a grant")),
-	}
-}
-
-// DiffKeys are the keys of the full-screen diff, active while it is open;
-// y, n and e still answer the call it shows.
-type DiffKeys struct {
-	// Up and Down scroll one line; PageUp and PageDown a screen.
-	Up, Down, PageUp, PageDown key.Binding
-	// Top and Bottom jump to the start and the end.
-	Top, Bottom key.Binding
-	// Layout switches between unified and side by side.
-	Layout key.Binding
-	// Close goes back to the board.
-	Close key.Binding
-}
-
-// DefaultDiffKeys returns the full-screen diff's key map.
-func DefaultDiffKeys() DiffKeys {
-	return DiffKeys{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up a line")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down a line")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up a screen")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", " "), key.WithHelp("pgdn/space", "scroll down a screen")),
-		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "the start of the diff")),
-		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "the end of the diff")),
-		Layout:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "unified or side by side")),
-		Close:    key.NewBinding(key.WithKeys("esc", "q", "f"), key.WithHelp("esc/q/f", "close the full-screen diff")),
 	}
 }
 
@@ -159,7 +133,7 @@ type KeyMap struct {
 	// Transcript are the transcript's scrolling keys.
 	Transcript TranscriptKeys
 	// Diff are the full-screen diff's keys.
-	Diff DiffKeys
+	Diff detail.KeyMap
 	// Input are the input line's keys.
 	Input InputKeys
 }
@@ -171,7 +145,7 @@ func DefaultKeyMap() KeyMap {
 		Board:      board.DefaultKeyMap(),
 		Grant:      DefaultGrantKeys(),
 		Transcript: DefaultTranscriptKeys(),
-		Diff:       DefaultDiffKeys(),
+		Diff:       detail.DefaultKeyMap(),
 		Input:      DefaultInputKeys(),
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/tui/board"
 	"github.com/agenttui/agenttui/tui/callview"
+	"github.com/agenttui/agenttui/tui/detail"
 	"github.com/agenttui/agenttui/tui/diffview"
 	"github.com/agenttui/agenttui/tui/export"
 	"github.com/agenttui/agenttui/tui/internal/screen"
@@ -78,10 +79,10 @@ type Model struct {
 
 	transcript transcriptModel
 	board      board.Model
-	detail     detailPane
+	detail     detail.Pane
 	input      inputBox
 	grant      grantChooser
-	diffScreen diffScreen
+	diffScreen detail.DiffScreen
 	servers    serverLine
 	status     statusBar
 	help       helpOverlay
@@ -170,10 +171,9 @@ func New(opts Options) Model {
 		opts: opts, keys: DefaultKeyMap(), now: now, bridge: opts.Bridge, answers: map[uint64]chan approval.Answer{},
 		transcript: newTranscript(),
 		styles:     text.DefaultStyles(),
-		detail:     newDetail(),
+		detail:     detail.NewPane(text.DefaultStyles()),
 		input:      newInput(opts.Prefill, commands()),
 		grant:      newGrantChooser(),
-		diffScreen: newDiffScreen(),
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		goal:       text.CleanLine(opts.Goal),
 		model:      text.CleanLine(opts.Model),
@@ -187,7 +187,7 @@ func New(opts Options) Model {
 	}
 	m.board = m.newBoard()
 	m.transcript.Keys, m.input.Keys, m.grant.Keys = m.keys.Transcript, m.keys.Input, m.keys.Grant
-	m.diffScreen.Keys = m.keys.Diff
+	m.diffScreen = detail.NewDiffScreen(m.keys.Diff, m.styles)
 	m.tick = opts.Tick
 	if m.tick == nil {
 		m.tick = tea.Tick
@@ -328,7 +328,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pilotWake:
 		cmds = append(cmds, m.wakePilot(msg))
 	default:
-		if isShiftEnter(msg) && m.focus == focusInput && !m.help.open && !m.grant.open && !m.diffScreen.open {
+		if isShiftEnter(msg) && m.focus == focusInput && !m.help.open && !m.grant.open && !m.diffScreen.Shown() {
 			m.input.newline()
 		}
 	}
@@ -370,7 +370,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.grantKey(msg)
 		return nil
 	}
-	if m.diffScreen.open {
+	if m.diffScreen.Shown() {
 		return m.diffKey(msg)
 	}
 	if m.focus == focusInput && m.input.overlay() && key.Matches(msg, m.input.Keys.Close, m.input.Keys.Complete) {
@@ -391,8 +391,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		case m.cancelBusy != nil:
 			m.cancelBusy()
 			m.note = "stopping: " + m.busy
-		case m.detail.expanded:
-			m.detail.toggle()
+		case m.detail.Expanded():
+			m.detail.Toggle()
 		}
 		return nil
 	case key.Matches(msg, g.Mode):
@@ -407,14 +407,14 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, g.PageUp, g.PageDown):
 		n := max(1, m.transcript.height-1)
-		if m.focus == focusBoard && m.detail.expanded {
-			n = max(1, m.detail.height-2)
+		if m.focus == focusBoard && m.detail.Expanded() {
+			n = max(1, m.detail.Height()-2)
 		}
 		if key.Matches(msg, g.PageUp) {
 			n = -n
 		}
-		if m.focus == focusBoard && m.detail.expanded {
-			m.detail.scroll(n)
+		if m.focus == focusBoard && m.detail.Expanded() {
+			m.detail.Scroll(n)
 		} else {
 			m.transcript.scroll(n)
 		}
@@ -443,33 +443,33 @@ func (m *Model) boardKey(msg tea.KeyMsg) tea.Cmd {
 	before := m.board.Focus()
 	act := m.board.Update(msg)
 	if m.board.Focus() != before {
-		m.detail.focusChanged()
+		m.detail.FocusChanged()
 	}
 	m.note = act.Note
 	if len(act.Approve) > 0 {
 		m.respond(answer{kind: answerApprove, calls: act.Approve})
 	}
 	if act.ToggleDetails {
-		m.detail.toggle()
+		m.detail.Toggle()
 	}
 	if act.ToggleLayout {
-		l := m.detail.toggleLayout(m.width)
+		l := m.detail.ToggleLayout(m.width)
 		m.note = "diffs are shown " + map[bool]string{true: "side by side", false: "unified"}[l == diffview.Split]
 	}
 	if act.FullDiff {
-		m.diffScreen.show(m.board.Focused())
+		m.diffScreen.Show(m.board.Focused())
 	}
 	if act.Skip != nil {
-		m.diffScreen.close()
+		m.diffScreen.Close()
 		m.input.openReason(act.Skip)
 		m.setFocus(focusInput)
 	}
 	if act.Grant != nil {
-		m.diffScreen.close()
+		m.diffScreen.Close()
 		m.offerGrants(act.Grant)
 	}
 	if act.Edit != nil {
-		m.diffScreen.close()
+		m.diffScreen.Close()
 		return m.editChange(act.Edit)
 	}
 	return nil
@@ -485,10 +485,10 @@ func (m *Model) diffKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	act := m.diffScreen.Update(msg)
 	switch {
-	case act.close:
-		m.diffScreen.close()
-	case act.toggleLayout:
-		m.detail.toggleLayout(m.width)
+	case act.Close:
+		m.diffScreen.Close()
+	case act.ToggleLayout:
+		m.detail.ToggleLayout(m.width)
 	}
 	return nil
 }

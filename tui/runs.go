@@ -87,7 +87,7 @@ func (m *Model) apply(item any) tea.Cmd {
 		}
 		if len(ev.Calls) > 0 || ev.Cut != nil {
 			m.board.SetReply(callview.NewReply(ev))
-			m.detail.focusChanged()
+			m.detail.FocusChanged()
 		}
 	case runtime.InvalidReply:
 		if r := m.board.Reply(); r != nil && r.Turn == ev.Turn {

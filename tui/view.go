@@ -62,9 +62,9 @@ func (m *Model) plan() sizes {
 		if c := m.board.Focused(); c != nil && c.Change != nil && c.Change.Full != nil && !c.Done {
 			// A change waiting to run is what the person decides on:
 			// the pane shows as much of it as the transcript can spare.
-			s.detail = max(s.detail, min(m.detail.need(c, m.board.Reply(), m.opts.Workspace, m.width), rest*2/5))
+			s.detail = max(s.detail, min(m.detail.Need(c, m.board.Reply(), m.opts.Workspace, m.width), rest*2/5))
 		}
-		if m.detail.expanded {
+		if m.detail.Expanded() {
 			s.detail = max(4, rest/2)
 		}
 	}
@@ -93,8 +93,8 @@ func (m *Model) layout() {
 	s := m.plan()
 	m.input.layout(s.in)
 	m.transcript.setSize(m.width, s.transcript)
-	m.detail.height = s.detail
-	m.diffScreen.height = s.transcript + s.board + s.detail
+	m.detail.SetHeight(s.detail)
+	m.diffScreen.SetHeight(s.transcript + s.board + s.detail)
 }
 
 // inputRows is how many rows of text the input grows to before it
@@ -119,8 +119,8 @@ func (m Model) View() string {
 	switch {
 	case m.help.open:
 		parts = append(parts, m.help.View(m.keys, m.width, s.transcript+s.board+s.detail))
-	case m.diffScreen.open:
-		parts = append(parts, m.diffScreen.View(m.width, s.transcript+s.board+s.detail, m.detail.layoutAt(m.width)))
+	case m.diffScreen.Shown():
+		parts = append(parts, m.diffScreen.View(m.width, s.transcript+s.board+s.detail, m.detail.LayoutAt(m.width)))
 	default:
 		parts = append(parts,
 			m.transcript.View(m.width, s.transcript, m.focus == focusTranscript),
@@ -251,7 +251,7 @@ func (m Model) hints() string {
 	switch {
 	case m.help.open:
 		return "esc/? close help"
-	case m.diffScreen.open:
+	case m.diffScreen.Shown():
 		return "↑↓ pgup pgdn scroll · v layout · esc close · y approve · n skip"
 	case m.grant.open && !m.board.Armed():
 		return "grant keys paused ½ s: the approvals just changed · esc close"

@@ -1,11 +1,14 @@
-package tui
+// Package detail shows one call in full: the detail pane under the board,
+// with the call's change, footprint, dependencies, the decisions about it
+// and the exact text the model read, and the full-screen diff of its
+// change. Neither answers the runtime; the board's keys do that through the
+// console.
+package detail
 
 import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/tui/callview"
@@ -13,11 +16,12 @@ import (
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
-// detailPane is the detail pane of the focused call: its arguments, footprint,
+// Pane is the detail pane of the focused call: its arguments, footprint,
 // dependencies, the policy decisions about it and what made them, retries,
 // and the exact text the model read. Collapsed, it shows the first lines;
 // expanded (Enter on the board), it takes more of the screen and scrolls.
-type detailPane struct {
+type Pane struct {
+	styles   text.Styles
 	expanded bool
 	offset   int
 	height   int // the height last laid out, which scrolling works in
@@ -39,60 +43,70 @@ type detailCache struct {
 	lines   []string
 }
 
-func newDetail() detailPane { return detailPane{cache: &detailCache{}} }
+// NewPane returns a collapsed pane that draws with styles.
+func NewPane(styles text.Styles) Pane { return Pane{styles: styles, cache: &detailCache{}} }
 
-// layoutAt returns the diff layout at width: the person's choice, or the
+// Expanded reports whether the pane is expanded.
+func (d *Pane) Expanded() bool { return d.expanded }
+
+// Height returns the height last laid out, which scrolling works in.
+func (d *Pane) Height() int { return d.height }
+
+// SetHeight tells the pane the height it is drawn at.
+func (d *Pane) SetHeight(h int) { d.height = h }
+
+// LayoutAt returns the diff layout at width: the person's choice, or the
 // one that suits the width.
-func (d *detailPane) layoutAt(width int) diffview.Layout {
+func (d *Pane) LayoutAt(width int) diffview.Layout {
 	if d.layout != nil {
 		return *d.layout
 	}
 	return diffview.For(width)
 }
 
-// toggleLayout switches diffs between unified and side by side.
-func (d *detailPane) toggleLayout(width int) diffview.Layout {
+// ToggleLayout switches diffs between unified and side by side.
+func (d *Pane) ToggleLayout(width int) diffview.Layout {
 	next := diffview.Split
-	if d.layoutAt(width) == diffview.Split {
+	if d.LayoutAt(width) == diffview.Split {
 		next = diffview.Unified
 	}
 	d.layout = &next
 	return next
 }
 
-// toggle expands or collapses the pane.
-func (d *detailPane) toggle() { d.expanded = !d.expanded; d.offset = 0 }
+// Toggle expands or collapses the pane.
+func (d *Pane) Toggle() { d.expanded = !d.expanded; d.offset = 0 }
 
-// scroll moves the expanded pane by n lines.
-func (d *detailPane) scroll(n int) {
+// Scroll moves the expanded pane by n lines.
+func (d *Pane) Scroll(n int) {
 	limit := max(0, len(d.cache.lines)-(d.height-1))
 	d.offset = min(max(0, d.offset+n), limit)
 }
 
-// focusChanged starts the pane at the top for a newly focused call.
-func (d *detailPane) focusChanged() { d.offset = 0 }
+// FocusChanged starts the pane at the top for a newly focused call.
+func (d *Pane) FocusChanged() { d.offset = 0 }
 
 // lines returns the pane's content for c at width, from the cache when c has
 // not changed.
-func (d *detailPane) lines(c *callview.Call, r *callview.Reply, ws string, width int) []string {
+func (d *Pane) lines(c *callview.Call, r *callview.Reply, ws string, width int) []string {
 	k := d.cache
-	layout := d.layoutAt(width)
+	layout := d.LayoutAt(width)
 	if c == k.call && c.Version == k.version && r.Version == k.reply && width == k.width && layout == k.layout {
 		return k.lines
 	}
 	*k = detailCache{call: c, version: c.Version, reply: r.Version, width: width, layout: layout,
-		lines: detailLines(c, r, ws, width, layout)}
+		lines: detailLines(d.styles, c, r, ws, width, layout)}
 	return k.lines
 }
 
-// need returns how many lines the pane would take to show c whole, its
+// Need returns how many lines the pane would take to show c whole, its
 // title included.
-func (d *detailPane) need(c *callview.Call, r *callview.Reply, ws string, width int) int {
+func (d *Pane) Need(c *callview.Call, r *callview.Reply, ws string, width int) int {
 	return 1 + len(d.lines(c, r, ws, width))
 }
 
 // View draws the pane in exactly height lines.
-func (d *detailPane) View(c *callview.Call, r *callview.Reply, ws string, width, height int) string {
+func (d *Pane) View(c *callview.Call, r *callview.Reply, ws string, width, height int) string {
 	if height <= 0 {
 		return ""
 	}
@@ -101,7 +115,7 @@ func (d *detailPane) View(c *callview.Call, r *callview.Reply, ws string, width,
 		how = "enter collapses · pgup/pgdn scroll"
 	}
 	if c == nil {
-		title := st.Dim.Render(text.Cut("── details ── focus a call on the board (tab) to see what it did", width))
+		title := d.styles.Dim.Render(text.Cut("── details ── focus a call on the board (tab) to see what it did", width))
 		return text.JoinLines([]string{title}, height)
 	}
 	body := d.lines(c, r, ws, width)
@@ -111,7 +125,7 @@ func (d *detailPane) View(c *callview.Call, r *callview.Reply, ws string, width,
 	if len(body) > avail {
 		more = fmt.Sprintf(" · lines %d–%d of %d", offset+1, min(offset+avail, len(body)), len(body))
 	}
-	title := st.Title.Render(text.Cut(fmt.Sprintf("── #%d %s ── %s%s ", c.Index+1, c.Name, how, more), width))
+	title := d.styles.Title.Render(text.Cut(fmt.Sprintf("── #%d %s ── %s%s ", c.Index+1, c.Name, how, more), width))
 	out := make([]string, 0, height)
 	out = append(out, title)
 	end := min(len(body), offset+avail)
@@ -122,7 +136,7 @@ func (d *detailPane) View(c *callview.Call, r *callview.Reply, ws string, width,
 // detailLines builds the pane's content. Untrusted text is cleaned and shown
 // behind a "│ " gutter, so nothing in it can pass for the console's own
 // lines.
-func detailLines(c *callview.Call, r *callview.Reply, ws string, width int, layout diffview.Layout) []string {
+func detailLines(st text.Styles, c *callview.Call, r *callview.Reply, ws string, width int, layout diffview.Layout) []string {
 	var out []string
 	add := func(label, s string) {
 		out = append(out, text.Indent(label+s, "", width)...)
@@ -146,8 +160,8 @@ func detailLines(c *callview.Call, r *callview.Reply, ws string, width int, layo
 		add("", line)
 	}
 	// The change comes first: it is what the person decides on.
-	out = append(out, changeLines(c, r, width, layout)...)
-	out = append(out, policyLines(c, ws, width)...)
+	out = append(out, changeLines(st, c, r, width, layout)...)
+	out = append(out, policyLines(st, c, ws, width)...)
 	if st := outcomeLine(c, r); st != "" {
 		add("", st)
 	}
@@ -172,7 +186,7 @@ func detailLines(c *callview.Call, r *callview.Reply, ws string, width int, layo
 }
 
 // policyLines says which decisions were made about the call and by what.
-func policyLines(c *callview.Call, ws string, width int) []string {
+func policyLines(st text.Styles, c *callview.Call, ws string, width int) []string {
 	if len(c.Decisions) == 0 {
 		return []string{st.Dim.Render("policy: not reviewed yet")}
 	}
@@ -235,5 +249,90 @@ func attempts(c *callview.Call) string {
 	return fmt.Sprintf("%d attempts", c.Attempt)
 }
 
-// width of a rendered line, for tests and layout checks.
-func lineWidth(s string) int { return ansi.StringWidth(s) }
+// detailDiffLines bounds the diff the detail pane shows; f opens the whole
+// of it full screen.
+const detailDiffLines = 200
+
+// changeLines draws the change section of c's details: what the change
+// does, whether it is provisional or moved since an approval, and the diff
+// or the command.
+func changeLines(st text.Styles, c *callview.Call, r *callview.Reply, width int, layout diffview.Layout) []string {
+	ch := c.Change
+	if ch == nil {
+		return nil
+	}
+	var out []string
+	add := func(style func(...string) string, s string) {
+		for _, l := range text.Indent(s, "", width) {
+			out = append(out, style(l))
+		}
+	}
+	if !ch.IsFile() {
+		if ch.Full == nil {
+			return nil
+		}
+		pv := ch.Full
+		out = append(out, st.Bold.Render("command:"))
+		for _, l := range text.Indent(text.Clean(pv.Command), text.SymQuote, width) {
+			out = append(out, st.Dim.Render(text.SymQuote)+strings.TrimPrefix(l, text.SymQuote))
+		}
+		where := "runs in the workspace folder"
+		if pv.Dir != "" && pv.Dir != "." {
+			where = "runs in " + text.CleanLine(pv.Dir)
+		}
+		add(text.Plain, fmt.Sprintf("%s · time limit %d s", where, pv.TimeoutS))
+		if c.Sandbox == nil {
+			// The sandbox line above says the same for a shell call.
+			for _, n := range pv.Notes {
+				add(text.Plain, text.CleanLine(n))
+			}
+		}
+		return out
+	}
+	head := "change: " + ch.Path + " · " + ch.Summary
+	if d := ch.TextDiff(); d != nil && !c.Done {
+		head += " · v " + otherLayout(layout) + " · f full screen"
+		if ch.Editable && c.Req != nil {
+			head += " · e edit"
+		}
+	}
+	add(st.Bold.Render, head)
+	if ch.Provisional && !c.Done {
+		first := text.Numbers(ch.After)
+		if len(ch.After) > 0 {
+			first = text.Numbers(ch.After[:1])
+		}
+		pending := r.PendingDeps(c)
+		if len(pending) > 0 {
+			add(st.Warn.Render, fmt.Sprintf("as of now: %s changes %s first; the change is shown again once it has", first, ch.Path))
+		}
+	}
+	if c.Stale != "" && !c.Done {
+		add(st.Warn.Render, "changed since it was approved: "+c.Stale+"; it did not run, and waits for approval again")
+	}
+	if c.Edited {
+		add(st.Accent.Render, "approved with your own version of the change")
+	}
+	d := ch.TextDiff()
+	switch {
+	case ch.Full == nil:
+		add(st.Dim.Render, "(the change itself is not kept in the session's journal)")
+	case d == nil:
+		// The summary says it all: binary, too large, or why it would fail.
+	default:
+		v := d.Layout(width, layout, text.DiffStyle())
+		out = append(out, v.Lines(0, detailDiffLines)...)
+		if v.Len() > detailDiffLines {
+			add(st.Dim.Render, fmt.Sprintf("… %d more lines: f shows the whole diff", v.Len()-detailDiffLines))
+		}
+	}
+	return out
+}
+
+// otherLayout names the layout v switches to.
+func otherLayout(l diffview.Layout) string {
+	if l == diffview.Split {
+		return "unified"
+	}
+	return "side by side"
+}

@@ -1,4 +1,4 @@
-package tui
+package detail
 
 import (
 	"fmt"
@@ -11,14 +11,15 @@ import (
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
-// diffScreen shows the change of one call full screen, to scroll through a
+// DiffScreen shows the change of one call full screen, to scroll through a
 // diff too long for the detail pane (f on the board). It takes the place of
 // the transcript, the board and the detail pane while it is open. Its lines
 // are drawn as they come into view, so scrolling a long diff costs the same
 // as a short one.
-type diffScreen struct {
+type DiffScreen struct {
 	// Keys are the screen's keys.
-	Keys DiffKeys
+	Keys   KeyMap
+	styles text.Styles
 
 	open   bool
 	call   *callview.Call
@@ -37,31 +38,44 @@ type diffScreenCache struct {
 	view   *diffview.View
 }
 
-func newDiffScreen() diffScreen {
-	return diffScreen{Keys: DefaultDiffKeys(), cache: &diffScreenCache{}}
+// NewDiffScreen returns a closed screen with keys, drawing with styles.
+func NewDiffScreen(keys KeyMap, styles text.Styles) DiffScreen {
+	return DiffScreen{Keys: keys, styles: styles, cache: &diffScreenCache{}}
 }
 
-// show opens the screen on c's change.
-func (s *diffScreen) show(c *callview.Call) {
+// Shown reports whether the screen is open.
+func (s *DiffScreen) Shown() bool { return s.open }
+
+// Call returns the call whose change the screen shows, or nil.
+func (s *DiffScreen) Call() *callview.Call { return s.call }
+
+// SetHeight tells the screen the height it is drawn at, which scrolling
+// works in.
+func (s *DiffScreen) SetHeight(h int) { s.height = h }
+
+// Show opens the screen on c's change.
+func (s *DiffScreen) Show(c *callview.Call) {
 	s.open, s.call, s.offset = true, c, 0
 }
 
-// close closes the screen.
-func (s *diffScreen) close() { s.open, s.call = false, nil }
+// Close closes the screen.
+func (s *DiffScreen) Close() { s.open, s.call = false, nil }
 
-// diffAction is what a key on the screen asks of the console.
-type diffAction struct {
-	close, toggleLayout bool
+// Action is what a key on the screen asks of the console.
+type Action struct {
+	// Close closes the screen; ToggleLayout switches between unified and
+	// side by side.
+	Close, ToggleLayout bool
 }
 
 // Update handles a key while the screen is open.
-func (s *diffScreen) Update(msg tea.KeyMsg) diffAction {
+func (s *DiffScreen) Update(msg tea.KeyMsg) Action {
 	page := max(1, s.height-3)
 	switch {
 	case key.Matches(msg, s.Keys.Close):
-		return diffAction{close: true}
+		return Action{Close: true}
 	case key.Matches(msg, s.Keys.Layout):
-		return diffAction{toggleLayout: true}
+		return Action{ToggleLayout: true}
 	case key.Matches(msg, s.Keys.Up):
 		s.scroll(-1)
 	case key.Matches(msg, s.Keys.Down):
@@ -78,14 +92,14 @@ func (s *diffScreen) Update(msg tea.KeyMsg) diffAction {
 	if v := s.cache.view; v != nil {
 		s.offset = min(s.offset, max(0, v.Len()-(s.height-2)))
 	}
-	return diffAction{}
+	return Action{}
 }
 
 // scroll moves the view by n lines; View keeps it within the diff.
-func (s *diffScreen) scroll(n int) { s.offset = max(0, s.offset+n) }
+func (s *DiffScreen) scroll(n int) { s.offset = max(0, s.offset+n) }
 
 // view returns the laid-out diff of the call's change at width.
-func (s *diffScreen) view(width int, layout diffview.Layout) *diffview.View {
+func (s *DiffScreen) view(width int, layout diffview.Layout) *diffview.View {
 	ch := s.call.Change
 	k := s.cache
 	if k.view != nil && k.change == ch && k.width == width && k.layout == layout {
@@ -100,7 +114,7 @@ func (s *diffScreen) view(width int, layout diffview.Layout) *diffview.View {
 }
 
 // View draws the screen in exactly height lines.
-func (s *diffScreen) View(width, height int, layout diffview.Layout) string {
+func (s *DiffScreen) View(width, height int, layout diffview.Layout) string {
 	c := s.call
 	if c == nil || height < 3 {
 		return text.JoinLines(nil, height)
@@ -108,14 +122,14 @@ func (s *diffScreen) View(width, height int, layout diffview.Layout) string {
 	v := s.view(width, layout)
 	title := fmt.Sprintf("── #%d %s · %s ", c.Index+1, c.Name, c.ArgsText())
 	if v == nil {
-		lines := []string{st.Title.Render(text.Cut(title, width)), st.Dim.Render(text.Cut("  this call has no diff to show any more", width))}
+		lines := []string{s.styles.Title.Render(text.Cut(title, width)), s.styles.Dim.Render(text.Cut("  this call has no diff to show any more", width))}
 		return text.JoinLines(lines, height)
 	}
 	body := height - 2
 	s.offset = min(s.offset, max(0, v.Len()-body))
 	end := min(v.Len(), s.offset+body)
 	title += fmt.Sprintf("· %s · lines %d–%d of %d ", layout, s.offset+1, end, v.Len())
-	lines := []string{st.Title.Render(text.Cut(title, width))}
+	lines := []string{s.styles.Title.Render(text.Cut(title, width))}
 	lines = append(lines, v.Lines(s.offset, end)...)
 	for len(lines) < height-1 {
 		lines = append(lines, "")
@@ -127,6 +141,6 @@ func (s *diffScreen) View(width, height int, layout diffview.Layout) string {
 			hint += " · e edit"
 		}
 	}
-	lines = append(lines, st.Dim.Render(text.Cut(hint, width)))
+	lines = append(lines, s.styles.Dim.Render(text.Cut(hint, width)))
 	return text.JoinLines(lines, height)
 }
