@@ -65,7 +65,7 @@ func BenchmarkViewScrolled(b *testing.B) {
 	for _, n := range []int{100, 10000} {
 		b.Run(fmt.Sprintf("calls=%d", n), func(b *testing.B) {
 			m := sessionWith(b, n)
-			m.transcript.scroll(-(n / 2))
+			m.transcript.Scroll(-(n / 2))
 			_ = m.View()
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -83,12 +83,7 @@ func TestViewDoesNotGrowWithSession(t *testing.T) {
 	for _, n := range []int{100, 10000} {
 		m := sessionWith(t, n)
 		_ = m.View()
-		drawn := 0
-		for _, e := range m.transcript.items {
-			if e.width >= 0 {
-				drawn++
-			}
-		}
+		drawn := m.transcript.Drawn()
 		if drawn > 40 {
 			t.Fatalf("with %d calls, %d transcript items were drawn for one 40-line screen", n, drawn)
 		}

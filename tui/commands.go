@@ -19,6 +19,7 @@ import (
 	"github.com/agenttui/agenttui/tui/detail"
 	"github.com/agenttui/agenttui/tui/export"
 	"github.com/agenttui/agenttui/tui/internal/text"
+	"github.com/agenttui/agenttui/tui/transcript"
 )
 
 // command is a slash command typed in the input. Commands that act on the
@@ -110,8 +111,8 @@ func (m *Model) runCommand(line string) (tea.Cmd, bool) {
 // short, in the transcript too.
 func (m *Model) say(text string, warn bool) {
 	m.note = text
-	m.transcript.add(noteItem{text: text, warn: warn})
-	m.transcript.toBottom()
+	m.transcript.Add(transcript.Note{Text: text, Warn: warn})
+	m.transcript.ToBottom()
 }
 
 // idle says why a command that replaces the session cannot run now, or ""
@@ -244,7 +245,7 @@ func (m *Model) switched(s sessionSwitched) tea.Cmd {
 	}
 	m.resetSession()
 	if s.o.ID == "" {
-		m.transcript.add(noteItem{text: "a new session starts here"})
+		m.transcript.Add(transcript.Note{Text: "a new session starts here"})
 	}
 	return m.open(s.o)
 }
@@ -253,9 +254,7 @@ func (m *Model) switched(s sessionSwitched) tea.Cmd {
 // the board, the outcome, the counters and the export; the input, the
 // history, the mode and the model stay.
 func (m *Model) resetSession() {
-	keys := m.transcript.Keys
-	m.transcript = newTranscript()
-	m.transcript.Keys = keys
+	m.transcript = transcript.New(m.keys.Transcript, m.styles)
 	m.board = m.newBoard()
 	m.detail = detail.NewPane(m.styles)
 	m.diffScreen.Close()
@@ -325,8 +324,8 @@ func (m *Model) listed(s sessionsListed) {
 		fmt.Fprintf(&b, "\n%s%s · %s · %s · %s", mark, text.CleanLine(si.ID), si.LastActivity.Local().Format("2006-01-02 15:04"),
 			text.CleanLine(si.Outcome), text.Preview(si.Goal))
 	}
-	m.transcript.add(noteItem{text: b.String()})
-	m.transcript.toBottom()
+	m.transcript.Add(transcript.Note{Text: b.String()})
+	m.transcript.ToBottom()
 	m.note = ""
 }
 
@@ -487,7 +486,7 @@ func (m *Model) remember(entry string) {
 	if h := m.opts.History; h != nil {
 		var err error
 		if kept, err = h.Add(entry); err != nil {
-			m.transcript.add(noteItem{text: "warning: " + text.CleanLine(err.Error()), warn: true})
+			m.transcript.Add(transcript.Note{Text: "warning: " + text.CleanLine(err.Error()), Warn: true})
 		}
 	}
 	m.input.remember(kept)

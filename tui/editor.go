@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/internal/text"
+	"github.com/agenttui/agenttui/tui/transcript"
 )
 
 // editorCommand returns the command that opens path in the person's
@@ -156,7 +157,7 @@ func (m *Model) editorReturned(d editorDone) {
 		// so the person can find their version.
 		remove = false
 		m.note = why + " (see the transcript)"
-		m.transcript.add(noteItem{text: why + "; your version is kept in " + text.CleanLine(d.file), warn: true})
+		m.transcript.Add(transcript.Note{Text: why + "; your version is kept in " + text.CleanLine(d.file), Warn: true})
 	}
 	name := fmt.Sprintf("#%d", d.index+1)
 	if c != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/workspace"
+	"github.com/agenttui/agenttui/tui/transcript"
 )
 
 // grantRequest is an approval request for a write under docs/ in reads
@@ -235,18 +236,18 @@ func TestGrantReleasesWaitingCalls(t *testing.T) {
 		}
 	}
 	// The finished reply is in the transcript: each call says what cleared it.
-	var group groupItem
-	for _, e := range final.transcript.items {
-		if g, ok := e.it.(groupItem); ok {
+	var group transcript.Group
+	for _, it := range final.transcript.Items() {
+		if g, ok := it.(transcript.Group); ok {
 			group = g
 		}
 	}
-	if len(group.rows) != 2 {
+	if len(group.Rows) != 2 {
 		t.Fatalf("the transcript holds no group of two calls: %+v", group)
 	}
-	for _, r := range group.rows {
-		if !bytes.Contains([]byte(r.text), []byte("cleared by grant: write_file within docs/")) {
-			t.Errorf("a call does not say which grant cleared it: %q", r.text)
+	for _, r := range group.Rows {
+		if !bytes.Contains([]byte(r.Text), []byte("cleared by grant: write_file within docs/")) {
+			t.Errorf("a call does not say which grant cleared it: %q", r.Text)
 		}
 	}
 	if g := policy.Grants(); len(g) != 1 {

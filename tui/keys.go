@@ -5,6 +5,7 @@ import (
 
 	"github.com/agenttui/agenttui/tui/board"
 	"github.com/agenttui/agenttui/tui/detail"
+	"github.com/agenttui/agenttui/tui/transcript"
 )
 
 // GlobalKeys are the keys that work whatever has focus.
@@ -64,27 +65,6 @@ func DefaultGrantKeys() GrantKeys {
 	}
 }
 
-// TranscriptKeys are the keys of the transcript, active when it has focus.
-type TranscriptKeys struct {
-	// Up and Down scroll one line.
-	Up, Down key.Binding
-	// Top and Bottom jump to the start and the end.
-	Top, Bottom key.Binding
-	// Expand shows or hides the summaries of compactions.
-	Expand key.Binding
-}
-
-// DefaultTranscriptKeys returns the transcript's key map.
-func DefaultTranscriptKeys() TranscriptKeys {
-	return TranscriptKeys{
-		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up a line")),
-		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down a line")),
-		Top:    key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "the start of the session")),
-		Bottom: key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "the end, following new output")),
-		Expand: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show or hide compaction summaries")),
-	}
-}
-
 // InputKeys are the keys of the input, active when it has focus.
 type InputKeys struct {
 	// Submit sends the goal, the answer, the follow-up, the slash command
@@ -131,7 +111,7 @@ type KeyMap struct {
 	// Grant are the grant chooser's keys.
 	Grant GrantKeys
 	// Transcript are the transcript's scrolling keys.
-	Transcript TranscriptKeys
+	Transcript transcript.KeyMap
 	// Diff are the full-screen diff's keys.
 	Diff detail.KeyMap
 	// Input are the input line's keys.
@@ -144,7 +124,7 @@ func DefaultKeyMap() KeyMap {
 		Global:     DefaultGlobalKeys(),
 		Board:      board.DefaultKeyMap(),
 		Grant:      DefaultGrantKeys(),
-		Transcript: DefaultTranscriptKeys(),
+		Transcript: transcript.DefaultKeyMap(),
 		Diff:       detail.DefaultKeyMap(),
 		Input:      DefaultInputKeys(),
 	}

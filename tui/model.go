@@ -22,6 +22,7 @@ import (
 	"github.com/agenttui/agenttui/tui/internal/screen"
 	"github.com/agenttui/agenttui/tui/internal/text"
 	"github.com/agenttui/agenttui/tui/markdown"
+	"github.com/agenttui/agenttui/tui/transcript"
 )
 
 // DefaultGrace is how long y, n, a and A are ignored after the approval
@@ -77,7 +78,7 @@ type Model struct {
 	width, height int
 	focus         focusArea
 
-	transcript transcriptModel
+	transcript transcript.Model
 	board      board.Model
 	detail     detail.Pane
 	input      inputBox
@@ -169,24 +170,24 @@ func New(opts Options) Model {
 	}
 	m := Model{
 		opts: opts, keys: DefaultKeyMap(), now: now, bridge: opts.Bridge, answers: map[uint64]chan approval.Answer{},
-		transcript: newTranscript(),
-		styles:     text.DefaultStyles(),
-		detail:     detail.NewPane(text.DefaultStyles()),
-		input:      newInput(opts.Prefill, commands()),
-		grant:      newGrantChooser(),
-		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-		goal:       text.CleanLine(opts.Goal),
-		model:      text.CleanLine(opts.Model),
-		mode:       mode,
-		session:    text.CleanLine(opts.Session),
-		opening:    opts.Open != nil,
-		export:     newExport(opts.Workspace),
+		styles:  text.DefaultStyles(),
+		detail:  detail.NewPane(text.DefaultStyles()),
+		input:   newInput(opts.Prefill, commands()),
+		grant:   newGrantChooser(),
+		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		goal:    text.CleanLine(opts.Goal),
+		model:   text.CleanLine(opts.Model),
+		mode:    mode,
+		session: text.CleanLine(opts.Session),
+		opening: opts.Open != nil,
+		export:  newExport(opts.Workspace),
 	}
 	if opts.History != nil {
 		m.input.setHistory(opts.History.Entries())
 	}
 	m.board = m.newBoard()
-	m.transcript.Keys, m.input.Keys, m.grant.Keys = m.keys.Transcript, m.keys.Input, m.keys.Grant
+	m.transcript = transcript.New(m.keys.Transcript, m.styles)
+	m.input.Keys, m.grant.Keys = m.keys.Input, m.keys.Grant
 	m.diffScreen = detail.NewDiffScreen(m.keys.Diff, m.styles)
 	m.tick = opts.Tick
 	if m.tick == nil {
@@ -198,13 +199,13 @@ func New(opts Options) Model {
 		m.keys.Global.Autopilot.SetEnabled(false)
 	}
 	if opts.Demo {
-		m.transcript.add(noteItem{text: realModelHint})
+		m.transcript.Add(transcript.Note{Text: realModelHint})
 	}
 	switch {
 	case opts.Goal != "":
 	case opts.Demo:
 		m.note = "Enter starts the demo (edit the goal first if you like) · f1 lists every key"
-		m.transcript.add(noteItem{text: "This is the built-in demo: a scripted model works on a copy of a sample project " +
+		m.transcript.Add(transcript.Note{Text: "This is the built-in demo: a scripted model works on a copy of a sample project " +
 			"in a temporary folder, so nothing of yours is touched. Calls that may change files wait for your approval: " +
 			"focus one on the board and press y to approve or n to skip it."})
 	default:
@@ -311,9 +312,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
-			m.transcript.scroll(-3)
+			m.transcript.Scroll(-3)
 		case tea.MouseButtonWheelDown:
-			m.transcript.scroll(3)
+			m.transcript.Scroll(3)
 		}
 	case tea.KeyMsg:
 		// Every key message comes from the person: the autopilot's keys
@@ -406,7 +407,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.setFocus((m.focus + 1) % 3)
 		return nil
 	case key.Matches(msg, g.PageUp, g.PageDown):
-		n := max(1, m.transcript.height-1)
+		n := max(1, m.transcript.Height()-1)
 		if m.focus == focusBoard && m.detail.Expanded() {
 			n = max(1, m.detail.Height()-2)
 		}
@@ -416,7 +417,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		if m.focus == focusBoard && m.detail.Expanded() {
 			m.detail.Scroll(n)
 		} else {
-			m.transcript.scroll(n)
+			m.transcript.Scroll(n)
 		}
 		return nil
 	case msg.Type == tea.KeyF1, m.focus != focusInput && key.Matches(msg, g.Help) && !msg.Paste:

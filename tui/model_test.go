@@ -245,15 +245,3 @@ func TestOutcomeWaitsForStoppedRun(t *testing.T) {
 		t.Fatalf("plain outcome:\n%s", text)
 	}
 }
-
-func TestPlainOutcome(t *testing.T) {
-	got := PlainOutcome(runtime.Succeeded("Fixed\x1b[31m it", json.RawMessage(`{"k":"v"}`)))
-	want := "✓ Succeeded\n  Fixed␛ it\n  Extracted data:\n  │ {\n  │   \"k\": \"v\"\n  │ }\n"
-	if got != want {
-		t.Fatalf("PlainOutcome =\n%q\nwant\n%q", got, want)
-	}
-	got = PlainOutcome(runtime.Refused("Which one?"))
-	if !strings.Contains(got, "Which one?") {
-		t.Fatalf("refused outcome: %q", got)
-	}
-}

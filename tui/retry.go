@@ -7,6 +7,7 @@ import (
 
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/tui/internal/text"
+	"github.com/agenttui/agenttui/tui/transcript"
 )
 
 // retryWait is a model request that failed in a way that may pass and is
@@ -18,35 +19,17 @@ type retryWait struct {
 	at time.Time
 }
 
-// discardedItem is the text a failed attempt streamed before it failed. It
-// stays in view, struck through and dimmed under a ✗, so the person sees
-// what was thrown away; the model never reads it. The retry line after it
-// says so in words, for terminals without styles.
-type discardedItem struct{ text string } // clean
-
-func (d discardedItem) lines(width int) []string {
-	lines := text.Indent(strings.TrimRight(d.text, "\n"), "  ", width)
-	for i, l := range lines {
-		lead := "  "
-		if i == 0 {
-			lead = st.Dim.Render(text.SymErr) + " "
-		}
-		lines[i] = lead + st.Discarded.Render(strings.TrimPrefix(l, "  "))
-	}
-	return lines
-}
-
 // applyRetry shows a model request being made again: the text the failed
 // attempt streamed becomes a discarded item, a line says why and when the
 // next attempt comes, and the status bar counts down to it.
 func (m *Model) applyRetry(ev runtime.ModelRetry) {
 	discarded := false
-	if l := m.transcript.live; l != nil && strings.TrimSpace(l.text.String()) != "" {
-		m.transcript.add(discardedItem{text: text.Clean(l.text.String())})
+	if l := m.transcript.Live(); l != nil && strings.TrimSpace(l.Text.String()) != "" {
+		m.transcript.Add(transcript.Discarded{Text: text.Clean(l.Text.String())})
 		discarded = true
 	}
-	m.transcript.add(noteItem{text: retryLine(ev, discarded), warn: true})
-	m.transcript.live = &liveText{turn: ev.Turn}
+	m.transcript.Add(transcript.Note{Text: retryLine(ev, discarded), Warn: true})
+	m.transcript.SetLive(&transcript.Live{Turn: ev.Turn})
 	wait := time.Duration(ev.WaitMS) * time.Millisecond
 	m.retry = &retryWait{attempt: ev.Attempt, max: ev.Max, at: m.now().Add(wait)}
 }

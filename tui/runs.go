@@ -12,6 +12,7 @@ import (
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/internal/text"
+	"github.com/agenttui/agenttui/tui/transcript"
 )
 
 // apply takes one item from the Bridge into the console's state. It returns
@@ -31,7 +32,7 @@ func (m *Model) apply(item any) tea.Cmd {
 		if ev.Resumed {
 			// A resumed run has no new input: it carries on the reply the
 			// session stopped in.
-			m.transcript.add(noteItem{text: "resumed: the session carries on where it stopped; calls whose fate is unknown " +
+			m.transcript.Add(transcript.Note{Text: "resumed: the session carries on where it stopped; calls whose fate is unknown " +
 				"are reported, and calls that only read run again"})
 			break
 		}
@@ -42,18 +43,18 @@ func (m *Model) apply(item any) tea.Cmd {
 		case m.last != nil && m.last.Status == runtime.StatusRefused:
 			label = "answer"
 		}
-		m.transcript.add(userItem{label: label, text: text.Clean(ev.Input)})
+		m.transcript.Add(transcript.User{Label: label, Text: text.Clean(ev.Input)})
 	case runtime.TurnStarted:
 		m.thinking = true
 		m.waiting = ""
 		m.retry = nil
 		m.lastAt = ev.At.Time
-		m.transcript.live = &liveText{turn: ev.Turn}
+		m.transcript.SetLive(&transcript.Live{Turn: ev.Turn})
 	case runtime.TextDelta:
-		if m.transcript.live == nil {
-			m.transcript.live = &liveText{turn: ev.Turn}
+		if m.transcript.Live() == nil {
+			m.transcript.SetLive(&transcript.Live{Turn: ev.Turn})
 		}
-		m.transcript.live.text.WriteString(ev.Text)
+		m.transcript.Live().Text.WriteString(ev.Text)
 	case runtime.UsageReported:
 		m.usage, m.turnUsage, m.usageTurn = ev.Total, ev.Usage, ev.Turn
 		if ev.Context != nil {
@@ -61,29 +62,29 @@ func (m *Model) apply(item any) tea.Cmd {
 		}
 	case runtime.CompactionStarted:
 		m.thinking = true
-		m.transcript.live = &liveText{doing: fmt.Sprintf("compacting the conversation to fit the context window (%s)", compactWhy(ev))}
+		m.transcript.SetLive(&transcript.Live{Doing: fmt.Sprintf("compacting the conversation to fit the context window (%s)", transcript.CompactWhy(ev))})
 	case runtime.Compacted:
 		m.thinking = false
-		m.transcript.live = nil
-		m.transcript.add(newCompactItem(ev))
+		m.transcript.SetLive(nil)
+		m.transcript.Add(transcript.NewCompaction(ev))
 		if ev.Context != nil {
 			m.ctx = ev.Context
 		}
 	case runtime.CompactionFailed:
 		m.thinking = false
-		m.transcript.live = nil
-		m.transcript.add(noteItem{text: "the conversation could not be compacted: " + text.Clean(ev.Error), warn: true})
+		m.transcript.SetLive(nil)
+		m.transcript.Add(transcript.Note{Text: "the conversation could not be compacted: " + text.Clean(ev.Error), Warn: true})
 	case runtime.ReplyReceived:
 		if m.pilot != nil && !m.replaying {
 			m.pilot.observe(ev)
 		}
 		m.thinking = false
 		m.retry = nil
-		m.transcript.live = nil
+		m.transcript.SetLive(nil)
 		if strings.TrimSpace(ev.Text) != "" {
 			// The reply is complete: its text is drawn as Markdown from
 			// now on, rendered once per width.
-			m.transcript.add(modelItem{doc: m.markdown().Doc(ev.Text)})
+			m.transcript.Add(transcript.ModelText{Doc: m.markdown().Doc(ev.Text)})
 		}
 		if len(ev.Calls) > 0 || ev.Cut != nil {
 			m.board.SetReply(callview.NewReply(ev))
@@ -109,12 +110,12 @@ func (m *Model) apply(item any) tea.Cmd {
 		r := m.board.Reply()
 		if r != nil && r.Turn == ev.Turn {
 			r.Apply(ev)
-			m.transcript.add(newGroup(r, m.opts.Workspace, used))
+			m.transcript.Add(transcript.NewGroup(r, m.opts.Workspace, used))
 		} else if used.InputTokens+used.OutputTokens > 0 {
-			m.transcript.add(noteItem{text: fmt.Sprintf("turn %d · %s", ev.Turn, text.Tokens(used))})
+			m.transcript.Add(transcript.Note{Text: fmt.Sprintf("turn %d · %s", ev.Turn, text.Tokens(used))})
 		}
 	case runtime.Notice:
-		m.transcript.add(noteItem{text: text.Clean(ev.Level + ": " + ev.Text), warn: ev.Level != "info"})
+		m.transcript.Add(transcript.Note{Text: text.Clean(ev.Level + ": " + ev.Text), Warn: ev.Level != "info"})
 	case runtime.RunFinished:
 		m.finish(ev.Outcome)
 	case runtime.ModelRetry:
@@ -145,8 +146,8 @@ func (m *Model) apply(item any) tea.Cmd {
 		m.servers.set(ev)
 	case waitingMsg:
 		m.waiting = text.CleanLine(string(ev))
-		if m.waiting != "" && m.transcript.live == nil {
-			m.transcript.live = &liveText{}
+		if m.waiting != "" && m.transcript.Live() == nil {
+			m.transcript.SetLive(&transcript.Live{})
 		}
 	}
 	return nil
@@ -173,7 +174,7 @@ func (m *Model) open(o Opened) tea.Cmd {
 	}
 	if o.Err != nil {
 		m.openErr = text.CleanLine(o.Err.Error())
-		m.transcript.add(noteItem{text: "error: " + m.openErr, warn: true})
+		m.transcript.Add(transcript.Note{Text: "error: " + m.openErr, Warn: true})
 		m.note = "the session could not be opened (see above) · ctrl+c twice quits"
 		m.input.placeholder = "nothing can run: the session could not be opened"
 		m.input.blur()
@@ -231,23 +232,23 @@ func (m *Model) replay(events []runtime.Event) {
 	// stopped is over, whatever comes next.
 	m.thinking = false
 	m.retry = nil
-	m.transcript.live = nil
+	m.transcript.SetLive(nil)
 	text := "── the transcript above is the session as its journal recorded it ──"
 	if m.session != "" {
 		text = fmt.Sprintf("── the transcript above is session %s as its journal recorded it ──", m.session)
 	}
-	m.transcript.add(noteItem{text: text})
-	m.transcript.toBottom()
+	m.transcript.Add(transcript.Note{Text: text})
+	m.transcript.ToBottom()
 }
 
 // finish shows a run's outcome and readies the input for what comes next.
 func (m *Model) finish(o runtime.GoalOutcome) {
-	if l := m.transcript.live; l != nil && strings.TrimSpace(l.text.String()) != "" {
+	if l := m.transcript.Live(); l != nil && strings.TrimSpace(l.Text.String()) != "" {
 		// A reply the run ended in the middle of stays plain: it is not
 		// a complete Markdown document.
-		m.transcript.add(modelItem{text: text.Clean(l.text.String())})
+		m.transcript.Add(transcript.ModelText{Plain: text.Clean(l.Text.String())})
 	}
-	m.transcript.live = nil
+	m.transcript.SetLive(nil)
 	m.thinking = false
 	m.retry = nil
 	m.waiting = ""
@@ -258,7 +259,7 @@ func (m *Model) finish(o runtime.GoalOutcome) {
 	} else {
 		m.runTook = m.now().Sub(m.runStart)
 	}
-	m.transcript.add(outcomeItem{o: o})
+	m.transcript.Add(transcript.Outcome{O: o})
 	if m.input.mode == modeReason {
 		m.input.closeReason()
 	}
@@ -267,7 +268,7 @@ func (m *Model) finish(o runtime.GoalOutcome) {
 	} else {
 		m.input.setMode(modeFollowUp, "")
 	}
-	m.transcript.toBottom()
+	m.transcript.ToBottom()
 	// The run is over, so no approval can be pending: moving to the input
 	// cannot make a keystroke approve anything, and the next message is
 	// typed there.
@@ -293,7 +294,7 @@ func (m *Model) launch(fn func(ctx context.Context) runtime.GoalOutcome) tea.Cmd
 		m.input.setMode(modeFollowUp, "")
 	}
 	m.note = ""
-	m.transcript.toBottom()
+	m.transcript.ToBottom()
 	m.setFocus(focusBoard)
 	bridge := m.bridge
 	return func() tea.Msg {

@@ -7,6 +7,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/tui/internal/text"
+	"github.com/agenttui/agenttui/tui/transcript"
 )
 
 // sizes are the heights of the parts of the screen, from the top, and how
@@ -83,16 +84,16 @@ func (m *Model) plan() sizes {
 // layout tells the parts the sizes they are drawn at, which their scrolling
 // works in.
 func (m *Model) layout() {
-	if l := m.transcript.live; l != nil {
+	if l := m.transcript.Live(); l != nil {
 		// The streaming reply ends with a spinner while the model replies.
-		l.frame, l.waiting = "", m.waiting
+		l.Frame, l.Waiting = "", m.waiting
 		if m.thinking && m.ticking {
-			l.frame = m.spin.View()
+			l.Frame = m.spin.View()
 		}
 	}
 	s := m.plan()
 	m.input.layout(s.in)
-	m.transcript.setSize(m.width, s.transcript)
+	m.transcript.SetSize(m.width, s.transcript)
 	m.detail.SetHeight(s.detail)
 	m.diffScreen.SetHeight(s.transcript + s.board + s.detail)
 }
@@ -283,3 +284,8 @@ func (m Model) hints() string {
 	}
 	return "↑↓ pgup pgdn scroll · end follow · tab next"
 }
+
+// PlainOutcome returns the outcome as plain text for the normal screen after
+// the console closes: the summary and extracted data, the failure report, or
+// the question. Untrusted parts are sanitised and no styling is added.
+func PlainOutcome(o runtime.GoalOutcome) string { return transcript.PlainOutcome(o) }

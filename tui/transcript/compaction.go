@@ -1,4 +1,4 @@
-package tui
+package transcript
 
 import (
 	"fmt"
@@ -8,11 +8,11 @@ import (
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
-// compactItem is a compaction in the transcript: one line saying how much of
+// Compaction is a compaction in the transcript: one line saying how much of
 // the conversation a summary replaced, which expands (Enter in the
 // transcript) to show the summary. Only the model's view was compacted: the
 // transcript above it stays as it was.
-type compactItem struct {
+type Compaction struct {
 	ev runtime.Compacted
 	// summary is the model's summary, clean.
 	summary string
@@ -21,11 +21,12 @@ type compactItem struct {
 	open *bool
 }
 
-func newCompactItem(ev runtime.Compacted) compactItem {
-	return compactItem{ev: ev, summary: text.Clean(ev.Summary), open: new(bool)}
+// NewCompaction returns the transcript's line for the compaction ev.
+func NewCompaction(ev runtime.Compacted) Compaction {
+	return Compaction{ev: ev, summary: text.Clean(ev.Summary), open: new(bool)}
 }
 
-func (c compactItem) lines(width int) []string {
+func (c Compaction) lines(width int, st text.Styles) []string {
 	what := map[string]string{"auto": "", "overflow": " after the provider refused a request as too long", "manual": " as you asked"}[c.ev.Reason]
 	head := fmt.Sprintf("⇣ context compacted%s: %s → summary of %s tokens", what, text.Plural(c.ev.Replies, "turn"), text.Count(tokensOfText(c.summary)))
 	if c.ev.Window > 0 {
@@ -44,8 +45,8 @@ func (c compactItem) lines(width int) []string {
 	return out
 }
 
-// compactWhy says why a compaction started, for the live line.
-func compactWhy(ev runtime.CompactionStarted) string {
+// CompactWhy says why a compaction started, for the live line.
+func CompactWhy(ev runtime.CompactionStarted) string {
 	switch ev.Reason {
 	case "overflow":
 		return "the provider refused the request as too long"
@@ -61,12 +62,12 @@ func compactWhy(ev runtime.CompactionStarted) string {
 // tokensOfText estimates the tokens of text, at four bytes a token.
 func tokensOfText(s string) int { return (len(s) + 3) / 4 }
 
-// toggleCompactions opens or closes every compaction's summary, and
+// ToggleCompactions opens or closes every compaction's summary, and
 // reports whether there was any.
-func (t *transcriptModel) toggleCompactions() bool {
+func (t *Model) ToggleCompactions() bool {
 	found := false
 	for _, e := range t.items {
-		if c, ok := e.it.(compactItem); ok {
+		if c, ok := e.it.(Compaction); ok {
 			*c.open = !*c.open
 			e.width = -1
 			found = true
