@@ -14,6 +14,7 @@ import (
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/tui/callview"
+	"github.com/agenttui/agenttui/tui/input"
 )
 
 // Autopilot plays the person a scenario records: it types each step's
@@ -196,7 +197,7 @@ func (m *Model) pilotNext() (step pilotStep, ok bool) {
 		return pilotStep{key: keyOf(tea.KeyEsc), at: after(pilotMove)}, true
 	case m.grant.open:
 		return m.pilotGrant(after)
-	case m.input.mode == modeReason:
+	case m.input.Mode() == input.ModeReason:
 		return m.pilotReason(after)
 	}
 	if m.run != nil {
@@ -237,7 +238,7 @@ func (m *Model) pilotApprove(after func(time.Duration) time.Time) (pilotStep, bo
 	p.aim(fmt.Sprintf("call %d/%d", target.Turn, target.Index), m.now())
 	p.say = fmt.Sprintf("%s #%d %s", decisionVerb(d), target.Index+1, target.Name)
 	switch {
-	case m.focus == focusInput && m.input.overlay():
+	case m.focus == focusInput && m.input.Overlay():
 		// Tab would complete a command or take a search's match: Esc
 		// closes them first.
 		return pilotStep{key: keyOf(tea.KeyEsc), at: after(pilotMove)}, true
@@ -337,7 +338,7 @@ func (m *Model) pilotGrant(after func(time.Duration) time.Time) (pilotStep, bool
 // pilotReason types the skip reason the scenario recorded, then sends it.
 func (m *Model) pilotReason(after func(time.Duration) time.Time) (pilotStep, bool) {
 	p := m.pilot
-	c := m.input.reasonFor
+	c := m.input.ReasonFor()
 	d := p.decision(c)
 	p.aim(fmt.Sprintf("reason %p", c), m.now())
 	if d == nil || d.Kind != model.DecisionSkip {
@@ -383,9 +384,9 @@ func (m *Model) pilotInput(after func(time.Duration) time.Time) (pilotStep, bool
 // clear.
 func (m *Model) pilotType(text string, sends int, after func(time.Duration) time.Time) (pilotStep, bool) {
 	p := m.pilot
-	v := m.input.value()
+	v := m.input.Value()
 	switch {
-	case m.input.search != nil:
+	case m.input.Searching():
 		// A history search a person opened takes the keys: Esc puts the
 		// input back.
 		return pilotStep{key: keyOf(tea.KeyEsc), at: after(pilotMove)}, true

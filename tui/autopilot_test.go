@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttui/agenttui/tui/input"
+
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
@@ -54,8 +56,8 @@ func (h *harness) pilotUntil(what string, ok func() bool) {
 
 // sent returns the last input the console sent.
 func (h *harness) sent() string {
-	if n := len(h.m.input.history); n > 0 {
-		return h.m.input.history[n-1]
+	if n := len(h.m.input.History()); n > 0 {
+		return h.m.input.History()[n-1]
 	}
 	return ""
 }
@@ -63,14 +65,14 @@ func (h *harness) sent() string {
 func TestAutopilotTypesTheGoalAtAHumanCadence(t *testing.T) {
 	h, _ := newPilotHarness(t, pilotScenario, 1)
 	mustContain(t, h.view(), "▶ autopilot: typing · any key takes over")
-	h.pilotUntil("the first key", func() bool { return h.m.input.value() != "" })
-	if v, took := h.m.input.value(), h.clock.now().Sub(t0); v != "T" || took < pilotLead {
+	h.pilotUntil("the first key", func() bool { return h.m.input.Value() != "" })
+	if v, took := h.m.input.Value(), h.clock.now().Sub(t0); v != "T" || took < pilotLead {
 		t.Fatalf("the first key typed %q after %v, want T after at least %v", v, took, pilotLead)
 	}
 	// One key at a time, each a message of its own, as a terminal sends
 	// them.
-	h.pilotUntil("the second key", func() bool { return h.m.input.value() != "T" })
-	if v := h.m.input.value(); v != "Ti" {
+	h.pilotUntil("the second key", func() bool { return h.m.input.Value() != "T" })
+	if v := h.m.input.Value(); v != "Ti" {
 		t.Fatalf("then %q", v)
 	}
 	h.pilotUntil("the goal sent", func() bool { return h.m.run != nil })
@@ -124,9 +126,9 @@ func TestAutopilotAnswersApprovalsAsRecorded(t *testing.T) {
 	mustContain(t, h.view(), "approved #2 write_file")
 
 	// The shell command: n, the reason typed key by key, Enter.
-	h.pilotUntil("the reason prompt", func() bool { return h.m.input.mode == modeReason })
+	h.pilotUntil("the reason prompt", func() bool { return h.m.input.Mode() == input.ModeReason })
 	mustContain(t, h.view(), "Skip #3 run_shell · reason ›", "▶ autopilot: skipping #3 run_shell")
-	h.pilotUntil("the reason typed", func() bool { return h.m.input.value() == "keep it" })
+	h.pilotUntil("the reason typed", func() bool { return h.m.input.Value() == "keep it" })
 	h.pilotUntil("the skip sent", func() bool { return len(reqs[1].answer) > 0 })
 	if a, _ := answered(reqs[1]); a.Approve || a.Reason != "keep it" {
 		t.Fatalf("the shell command's answer: %+v", a)
@@ -176,16 +178,16 @@ func TestAutopilotTypesTheAnswerAndEnds(t *testing.T) {
 
 func TestPersonsKeyPausesTheAutopilotAndCtrlOResumes(t *testing.T) {
 	h, _ := newPilotHarness(t, pilotScenario, 1)
-	h.pilotUntil("two keys typed", func() bool { return h.m.input.value() == "Ti" })
+	h.pilotUntil("two keys typed", func() bool { return h.m.input.Value() == "Ti" })
 	h.key("x")
 	mustContain(t, h.view(), "⏸ autopilot paused · ctrl+o resumes", "autopilot paused: the console is yours")
-	if h.m.input.value() != "Tix" {
-		t.Fatalf("the person's key did not reach the input: %q", h.m.input.value())
+	if h.m.input.Value() != "Tix" {
+		t.Fatalf("the person's key did not reach the input: %q", h.m.input.Value())
 	}
 	for h.wake() {
 	}
-	if h.m.input.value() != "Tix" || h.m.run != nil {
-		t.Fatalf("the autopilot went on while paused: %q", h.m.input.value())
+	if h.m.input.Value() != "Tix" || h.m.run != nil {
+		t.Fatalf("the autopilot went on while paused: %q", h.m.input.Value())
 	}
 	// Resumed over text it did not type, it says so and waits.
 	h.update(keyMsg("ctrl+o"))
@@ -226,9 +228,9 @@ func TestHelpListsTheAutopilotKeyOnlyWithAnAutopilot(t *testing.T) {
 
 func TestAutopilotClosesASearchThePersonLeftOpen(t *testing.T) {
 	h, _ := newPilotHarness(t, pilotScenario, 10)
-	h.pilotUntil("two keys typed", func() bool { return h.m.input.value() == "Ti" })
+	h.pilotUntil("two keys typed", func() bool { return h.m.input.Value() == "Ti" })
 	h.key("ctrl+r")
-	if h.m.input.search == nil {
+	if !h.m.input.Searching() {
 		t.Fatal("ctrl+r did not open the history search")
 	}
 	h.key("ctrl+o")

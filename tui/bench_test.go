@@ -109,7 +109,7 @@ func sessionOfTurns(tb testing.TB, n int) Model {
 	m, _ = updateModel(m, eventsMsg(items))
 	out := runtime.Succeeded("done", nil)
 	m, _ = updateModel(m, eventsMsg{runtime.RunFinished{Outcome: out}, runDone{run: m.run, outcome: out}})
-	m.input.setValue("a prompt of a few words,\nover two lines")
+	m.input.SetValue("a prompt of a few words,\nover two lines")
 	_ = m.View()
 	return m
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/detail"
 	"github.com/agenttui/agenttui/tui/export"
+	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/internal/text"
 	"github.com/agenttui/agenttui/tui/transcript"
 )
@@ -26,34 +27,44 @@ import (
 // session call what the matching key calls, so /mode and Shift+Tab, /help
 // and F1, /quit and Ctrl+C do the same.
 type command struct {
-	name, args, desc string
-	// choices are the values the argument takes, which the menu offers.
-	choices []choice
+	// Command is the command as the input's menu and the help show it.
+	input.Command
 	// run carries the command out with its argument.
 	run func(m *Model, arg string) tea.Cmd
 }
 
-// choice is one value of a command's argument.
-type choice struct{ name, desc string }
-
 // commands returns the console's slash commands, in the order the menu and
 // the help list them.
 func commands() []command {
-	var modes []choice
+	var modes []input.Choice
 	for _, md := range []approval.Mode{approval.ModeAsk, approval.ModeReads, approval.ModeAuto, approval.ModePlan} {
-		modes = append(modes, choice{string(md), modeDescriptions[md]})
+		modes = append(modes, input.Choice{Name: string(md), Desc: modeDescriptions[md]})
 	}
+	cmd := func(name, args, desc string, run func(m *Model, arg string) tea.Cmd) command {
+		return command{Command: input.Command{Name: name, Args: args, Desc: desc}, run: run}
+	}
+	mode := cmd("mode", "<ask|reads|auto|plan>", "set the approval mode (shift+tab cycles it)", (*Model).cmdMode)
+	mode.Choices = modes
 	return []command{
-		{name: "help", desc: "every key and command", run: (*Model).cmdHelp},
-		{name: "mode", args: "<ask|reads|auto|plan>", desc: "set the approval mode (shift+tab cycles it)", choices: modes, run: (*Model).cmdMode},
-		{name: "model", args: "<provider:name>", desc: "switch the model from the next turn, e.g. openai:gpt-4o", run: (*Model).cmdModel},
-		{name: "compact", args: "[focus]", desc: "compact the conversation to free context", run: (*Model).cmdCompact},
-		{name: "clear", desc: "start a new session in this console", run: (*Model).cmdClear},
-		{name: "sessions", desc: "list this workspace's sessions", run: (*Model).cmdSessions},
-		{name: "resume", args: "<id>", desc: "open a session of this workspace and carry it on", run: (*Model).cmdResume},
-		{name: "export", args: "[file]", desc: "write the transcript as Markdown", run: (*Model).cmdExport},
-		{name: "quit", desc: "quit the console", run: (*Model).cmdQuit},
+		cmd("help", "", "every key and command", (*Model).cmdHelp),
+		mode,
+		cmd("model", "<provider:name>", "switch the model from the next turn, e.g. openai:gpt-4o", (*Model).cmdModel),
+		cmd("compact", "[focus]", "compact the conversation to free context", (*Model).cmdCompact),
+		cmd("clear", "", "start a new session in this console", (*Model).cmdClear),
+		cmd("sessions", "", "list this workspace's sessions", (*Model).cmdSessions),
+		cmd("resume", "<id>", "open a session of this workspace and carry it on", (*Model).cmdResume),
+		cmd("export", "[file]", "write the transcript as Markdown", (*Model).cmdExport),
+		cmd("quit", "", "quit the console", (*Model).cmdQuit),
 	}
+}
+
+// menuCommands returns the slash commands as the input's menu offers them.
+func menuCommands() []input.Command {
+	var out []input.Command
+	for _, c := range commands() {
+		out = append(out, c.Command)
+	}
+	return out
 }
 
 // modeDescriptions say what each approval mode does, for the menu.
@@ -68,7 +79,7 @@ var modeDescriptions = map[approval.Mode]string{
 func commandNames() string {
 	var names []string
 	for _, c := range commands() {
-		names = append(names, "/"+c.name)
+		names = append(names, "/"+c.Name)
 	}
 	return strings.Join(names, " ")
 }
@@ -83,11 +94,11 @@ func (m *Model) runCommand(line string) (tea.Cmd, bool) {
 	}
 	var found []command
 	for _, c := range commands() {
-		if c.name == name {
+		if c.Name == name {
 			found = []command{c}
 			break
 		}
-		if name != "" && strings.HasPrefix(c.name, name) {
+		if name != "" && strings.HasPrefix(c.Name, name) {
 			found = append(found, c)
 		}
 	}
@@ -100,7 +111,7 @@ func (m *Model) runCommand(line string) (tea.Cmd, bool) {
 	default:
 		var names []string
 		for _, c := range found {
-			names = append(names, "/"+c.name)
+			names = append(names, "/"+c.Name)
 		}
 		m.say(fmt.Sprintf("/%s could be %s: type more of it", text.CleanLine(name), strings.Join(names, " or ")), true)
 	}
@@ -264,10 +275,10 @@ func (m *Model) resetSession() {
 	m.runTook = 0
 	m.usage, m.turnUsage, m.usageTurn = model.Usage{}, model.Usage{}, 0
 	m.export = newExport(m.opts.Workspace)
-	if m.input.mode == modeReason {
-		m.input.closeReason()
+	if m.input.Mode() == input.ModeReason {
+		m.input.CloseReason()
 	}
-	m.input.setMode(modeGoal, "")
+	m.input.SetMode(input.ModeGoal, "")
 	m.setFocus(focusInput)
 	if m.pilot != nil {
 		m.pilot.reset()
@@ -401,33 +412,21 @@ type History interface {
 func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
 	act, cmd := m.input.Update(msg)
 	switch act {
-	case inputSubmit:
+	case input.Submit:
 		return m.submit()
-	case inputEditor:
+	case input.Editor:
 		return m.editInput()
 	}
 	return cmd
 }
 
-// isShiftEnter reports whether msg is Shift+Enter from a terminal that sends
-// it as a key of its own, in the CSI u form (ESC [13;2u) or xterm's
-// modifyOtherKeys form (ESC [27;2;13~). Bubbletea v1 does not know either
-// and passes them on as an unknown sequence, which prints as its bytes.
-func isShiftEnter(msg tea.Msg) bool {
-	if fmt.Sprintf("%T", msg) != "tea.unknownCSISequenceMsg" {
-		return false
-	}
-	s := fmt.Sprint(msg)
-	return s == "?CSI[49 51 59 50 117]?" || s == "?CSI[50 55 59 50 59 49 51 126]?"
-}
-
 // submit acts on Enter in the input: it sends the goal, answer or
 // follow-up, carries out a slash command, or skips a call with the reason.
 func (m *Model) submit() tea.Cmd {
-	typed := strings.TrimSpace(m.input.value())
-	if m.input.mode == modeReason {
-		c := m.input.reasonFor
-		m.input.closeReason()
+	typed := strings.TrimSpace(m.input.Value())
+	if m.input.Mode() == input.ModeReason {
+		c := m.input.ReasonFor()
+		m.input.CloseReason()
 		m.setFocus(focusBoard)
 		switch {
 		case c == nil || c.Req == nil:
@@ -445,7 +444,7 @@ func (m *Model) submit() tea.Cmd {
 		cmd, ok := m.runCommand(typed)
 		if ok {
 			m.remember(typed)
-			m.input.reset()
+			m.input.Reset()
 		}
 		return cmd
 	}
@@ -468,7 +467,7 @@ func (m *Model) submit() tea.Cmd {
 		// started): the input starts as soon as it is open.
 		m.queued = typed
 		m.remember(typed)
-		m.input.reset()
+		m.input.Reset()
 		m.note = "opening the session; your input starts as soon as it is open"
 		if m.busy != "" {
 			m.note = m.busy + " your input starts once it is done"
@@ -489,5 +488,5 @@ func (m *Model) remember(entry string) {
 			m.transcript.Add(transcript.Note{Text: "warning: " + text.CleanLine(err.Error()), Warn: true})
 		}
 	}
-	m.input.remember(kept)
+	m.input.Remember(kept)
 }

@@ -20,7 +20,7 @@ import (
 func (h *harness) command(line string) {
 	h.t.Helper()
 	h.m.setFocus(focusInput)
-	h.m.input.setValue(line)
+	h.m.input.SetValue(line)
 	launch(h.update(keyMsg("enter")))
 }
 
@@ -29,7 +29,7 @@ func (h *harness) command(line string) {
 func (h *harness) commandMsg(line string) tea.Msg {
 	h.t.Helper()
 	h.m.setFocus(focusInput)
-	h.m.input.setValue(line)
+	h.m.input.SetValue(line)
 	msg := runCmd(h.update(keyMsg("enter")))
 	if msg == nil {
 		h.t.Fatalf("%s answered nothing", line)
@@ -93,8 +93,8 @@ func TestUnknownCommandIsNeverSent(t *testing.T) {
 		t.Fatal("an unknown command was sent to the model")
 	}
 	mustContain(t, h.view(), "unknown command /frobnicate; the commands are /help /mode /model /compact /clear /sessions /resume /export /quit")
-	if h.m.input.value() != "/frobnicate now" {
-		t.Fatalf("the unknown command left the input as %q; it should stay to be mended", h.m.input.value())
+	if h.m.input.Value() != "/frobnicate now" {
+		t.Fatalf("the unknown command left the input as %q; it should stay to be mended", h.m.input.Value())
 	}
 	h.command("/c")
 	mustContain(t, h.view(), "/c could be /compact or /clear: type more of it")
@@ -157,7 +157,7 @@ func TestCompactCommandEscStops(t *testing.T) {
 		return ctx.Err()
 	}})
 	h.m.setFocus(focusInput)
-	h.m.input.setValue("/compact")
+	h.m.input.SetValue("/compact")
 	cmd := h.update(keyMsg("enter"))
 	mustContain(t, h.view(), "compacting the conversation… (esc stops it)")
 	answer := make(chan tea.Msg, 1)
@@ -294,20 +294,20 @@ func TestSlashMenu(t *testing.T) {
 	h.typeText("ex")
 	mustContain(t, h.view(), "▸ /export [file]", "write the transcript as Markdown")
 	h.key("tab")
-	if got := h.m.input.value(); got != "/export " {
+	if got := h.m.input.Value(); got != "/export " {
 		t.Fatalf("tab completed to %q", got)
 	}
-	h.m.input.setValue("/mo")
+	h.m.input.SetValue("/mo")
 	h.key("down")
 	h.key("tab")
-	if got := h.m.input.value(); got != "/model " {
+	if got := h.m.input.Value(); got != "/model " {
 		t.Fatalf("↓ then tab completed to %q", got)
 	}
-	h.m.input.setValue("/mode ")
+	h.m.input.SetValue("/mode ")
 	mustContain(t, h.view(), "▸ ask", "reads  run calls that only read", "plan   read-only")
 	h.typeText("p")
 	h.key("tab")
-	if got := h.m.input.value(); got != "/mode plan" {
+	if got := h.m.input.Value(); got != "/mode plan" {
 		t.Fatalf("tab completed the mode to %q", got)
 	}
 	// Esc closes the menu; with a run going it does not stop it.
@@ -315,7 +315,7 @@ func TestSlashMenu(t *testing.T) {
 	h.setFocusToInput()
 	h.typeText("/")
 	h.key("esc")
-	if h.m.run.stopping || len(h.m.input.menu()) != 0 {
+	if h.m.run.stopping || len(h.m.input.Menu()) != 0 {
 		t.Fatal("esc with the menu open stopped the run, or left the menu open")
 	}
 	h.key("esc")
@@ -323,7 +323,7 @@ func TestSlashMenu(t *testing.T) {
 		t.Fatal("a second esc did not stop the run")
 	}
 	// The focus key still moves focus when no menu is open.
-	h.m.input.reset()
+	h.m.input.Reset()
 	h.key("tab")
 	if h.m.focus != focusBoard {
 		t.Fatalf("tab moved focus to the %s", h.m.focus)

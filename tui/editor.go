@@ -98,7 +98,7 @@ func (m *Model) editInput() tea.Cmd {
 	}
 	// Markdown, so the editor highlights what people write to models.
 	file := filepath.Join(dir, "input.md")
-	if err := os.WriteFile(file, []byte(m.input.value()), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(m.input.Value()), 0o600); err != nil {
 		os.RemoveAll(dir)
 		m.note = "could not open the editor: " + text.CleanLine(err.Error())
 		return nil
@@ -126,11 +126,11 @@ func (m *Model) inputEdited(e inputEdited) {
 	}
 	// Editors end a file with a newline the person did not mean to send.
 	text := strings.TrimRight(string(data), "\n")
-	if text == m.input.value() {
+	if text == m.input.Value() {
 		m.note = "the input is unchanged"
 		return
 	}
-	m.input.setValue(text)
+	m.input.SetValue(text)
 	m.note = "the input is what you saved: enter sends it"
 	m.setFocus(focusInput)
 }

@@ -144,8 +144,8 @@ func TestGrantKeySafety(t *testing.T) {
 		h.key("tab")
 		h.key("tab")
 		h.typeText("g1")
-		if h.m.grant.open || len(policy.Grants()) != 0 || h.m.input.value() != "g1" {
-			t.Fatalf("typing g1 in the input acted: chooser %v, grants %v, input %q", h.m.grant.open, policy.Grants(), h.m.input.value())
+		if h.m.grant.open || len(policy.Grants()) != 0 || h.m.input.Value() != "g1" {
+			t.Fatalf("typing g1 in the input acted: chooser %v, grants %v, input %q", h.m.grant.open, policy.Grants(), h.m.input.Value())
 		}
 	})
 	t.Run("a call that stops waiting closes the chooser", func(t *testing.T) {

@@ -35,7 +35,7 @@ func (h helpOverlay) View(keys KeyMap, width, height int) string {
 	}
 	cmds := []string{st.Title.Render("Slash commands") + st.Dim.Render(" (type / in the input; tab completes)")}
 	for _, c := range commands() {
-		cmds = append(cmds, "  "+st.Key.Render(text.Pad(strings.TrimSpace("/"+c.name+" "+c.args), 30))+" "+c.desc)
+		cmds = append(cmds, "  "+st.Key.Render(text.Pad(strings.TrimSpace("/"+c.Name+" "+c.Args), 30))+" "+c.Desc)
 	}
 	blocks = append(blocks, append(cmds, "  "+st.Key.Render(text.Pad("//text", 30))+" "+"send text that begins with /", ""))
 	var lines []string

@@ -177,7 +177,7 @@ func (h *harness) view() string { return h.m.View() }
 // startRun submits a goal, as the person would, and marks the run active.
 func (h *harness) startRun(goal string) {
 	h.t.Helper()
-	h.m.input.setValue(goal)
+	h.m.input.SetValue(goal)
 	h.m.setFocus(focusInput)
 	h.key("enter")
 	if h.m.run == nil {

@@ -4,16 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/rand"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/tui/input"
 )
 
 // recordingRun returns a Run that reports each input on inputs and then
@@ -73,7 +72,7 @@ func TestMultiLineInput(t *testing.T) {
 	h.typeText("second")
 	h.update(tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
 	h.typeText("third")
-	if got := h.m.input.value(); got != "first\nsecond\nthird" {
+	if got := h.m.input.Value(); got != "first\nsecond\nthird" {
 		t.Fatalf("input = %q", got)
 	}
 	mustContain(t, h.view(), "▸ Goal › first\n         second\n         third")
@@ -94,7 +93,7 @@ func TestPasteKeepsNewlinesAndNeverSends(t *testing.T) {
 		t.Fatal("a paste ending in a line break sent the input")
 	}
 	want := "line one\nline two\nline three\n[31mred[0m    end\n"
-	if got := h.m.input.value(); got != want {
+	if got := h.m.input.Value(); got != want {
 		t.Fatalf("input after the paste = %q, want %q", got, want)
 	}
 	if strings.Contains(h.view(), "\x1b") {
@@ -118,19 +117,19 @@ func TestShiftEnterFromTerminals(t *testing.T) {
 			if _, err := p.Run(); err != nil {
 				t.Fatal(err)
 			}
-			if len(probe.msgs) != 1 || !isShiftEnter(probe.msgs[0]) {
+			if len(probe.msgs) != 1 || !input.IsShiftEnter(probe.msgs[0]) {
 				t.Fatalf("%q arrived as %#v", seq, probe.msgs)
 			}
 			h := newHarness(t, Options{})
 			h.typeText("a")
 			h.update(probe.msgs[0])
 			h.typeText("b")
-			if got := h.m.input.value(); got != "a\nb" {
+			if got := h.m.input.Value(); got != "a\nb" {
 				t.Fatalf("input = %q", got)
 			}
 		})
 	}
-	if isShiftEnter(tea.KeyMsg{Type: tea.KeyEnter}) {
+	if input.IsShiftEnter(tea.KeyMsg{Type: tea.KeyEnter}) {
 		t.Fatal("plain Enter taken for Shift+Enter")
 	}
 }
@@ -189,7 +188,7 @@ func TestInputGrowsThenScrollsAndLayoutShrinks(t *testing.T) {
 	}
 	mustContain(t, h.view(), "▸ Goal › one")
 	mustContain(t, h.view(), "↓")
-	if h.m.input.value() == "" || h.m.input.histPos != len(h.m.input.history) {
+	if h.m.input.Value() == "" || h.m.input.Recalling() {
 		t.Fatal("moving up inside the text recalled history")
 	}
 	// At every size the screen stays whole.
@@ -199,66 +198,36 @@ func TestInputGrowsThenScrollsAndLayoutShrinks(t *testing.T) {
 	}
 }
 
-// TestWrappedRowsMatchTheTextArea checks the input's count of wrapped rows
-// against what the text area draws, for random text at several widths.
-func TestWrappedRowsMatchTheTextArea(t *testing.T) {
-	rng := rand.New(rand.NewSource(1))
-	words := []string{"a", "to", "word", "longer", "extraordinarily", "世界", "🙂", "x", "", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}
-	for i := 0; i < 300; i++ {
-		var parts []string
-		for n := rng.Intn(25); n > 0; n-- {
-			parts = append(parts, words[rng.Intn(len(words))])
-		}
-		line := strings.Join(parts, strings.Repeat(" ", 1+rng.Intn(2)))
-		width := 3 + rng.Intn(40)
-		in := newInput("", nil)
-		in.ta.EndOfBufferCharacter = '~'
-		in.ta.SetWidth(width)
-		in.setValue(line)
-		in.ta.SetHeight(200)
-		drawn := 0
-		for _, row := range strings.Split(in.ta.View(), "\n") {
-			if strings.HasPrefix(ansi.Strip(row), "~") {
-				break
-			}
-			drawn++
-		}
-		if got := wrappedRows([]rune(line), width); got != drawn {
-			t.Fatalf("%q at width %d: counted %d rows, the text area draws %d", line, width, got, drawn)
-		}
-	}
-}
-
 func TestHistoryRecall(t *testing.T) {
 	hist := &memHistory{entries: []string{"oldest", "two\nlines"}}
 	inputs := make(chan string, 4)
 	h := newHarness(t, Options{History: hist, Run: recordingRun(inputs)})
 	h.typeText("draft")
 	h.key("up")
-	if got := h.m.input.value(); got != "two\nlines" {
+	if got := h.m.input.Value(); got != "two\nlines" {
 		t.Fatalf("↑ recalled %q", got)
 	}
 	// The cursor is on the recalled text's last line: ↑ moves up in it
 	// first, then to the older entry.
 	h.key("up")
-	if got := h.m.input.value(); got != "two\nlines" {
+	if got := h.m.input.Value(); got != "two\nlines" {
 		t.Fatalf("↑ inside a recalled text recalled %q", got)
 	}
 	h.key("up")
-	if got := h.m.input.value(); got != "oldest" {
+	if got := h.m.input.Value(); got != "oldest" {
 		t.Fatalf("↑ on the first line recalled %q", got)
 	}
 	h.key("up") // nothing older
-	if got := h.m.input.value(); got != "oldest" {
+	if got := h.m.input.Value(); got != "oldest" {
 		t.Fatalf("↑ past the oldest gave %q", got)
 	}
 	h.update(tea.KeyMsg{Type: tea.KeyCtrlN})
 	h.update(tea.KeyMsg{Type: tea.KeyCtrlN})
-	if got := h.m.input.value(); got != "draft" {
+	if got := h.m.input.Value(); got != "draft" {
 		t.Fatalf("coming back down gave %q, want the draft", got)
 	}
 	h.update(tea.KeyMsg{Type: tea.KeyCtrlP})
-	if got := h.m.input.value(); got != "two\nlines" {
+	if got := h.m.input.Value(); got != "two\nlines" {
 		t.Fatalf("ctrl+p recalled %q", got)
 	}
 	h.submitKey()
@@ -278,7 +247,7 @@ func TestHistoryRecall(t *testing.T) {
 	h.feed(runDone{run: h.m.run, outcome: runtime.Succeeded("ok", nil)})
 	h.m.setFocus(focusInput)
 	h.key("up")
-	if got := h.m.input.value(); got != "[redacted] prompt" {
+	if got := h.m.input.Value(); got != "[redacted] prompt" {
 		t.Fatalf("recalled %q, want the text as the history kept it", got)
 	}
 }
@@ -304,19 +273,19 @@ func TestHistorySearch(t *testing.T) {
 	h.typeText("draft")
 	h.update(tea.KeyMsg{Type: tea.KeyCtrlR})
 	h.typeText("fix")
-	if got := h.m.input.value(); got != "fix the tests" {
+	if got := h.m.input.Value(); got != "fix the tests" {
 		t.Fatalf("the search shows %q", got)
 	}
 	mustContain(t, h.view(), "history search (ctrl+r older · enter take · esc cancel): fix", "type to search")
 	h.update(tea.KeyMsg{Type: tea.KeyCtrlR})
-	if got := h.m.input.value(); got != "fix the pager" {
+	if got := h.m.input.Value(); got != "fix the pager" {
 		t.Fatalf("ctrl+r again shows %q", got)
 	}
 	h.typeText("zz")
 	mustContain(t, h.view(), "nothing matches fixzz")
 	h.key("esc")
-	if got := h.m.input.value(); got != "draft" || h.m.input.search != nil {
-		t.Fatalf("esc left %q (searching %v)", got, h.m.input.search != nil)
+	if got := h.m.input.Value(); got != "draft" || h.m.input.Searching() {
+		t.Fatalf("esc left %q (searching %v)", got, h.m.input.Searching())
 	}
 	if h.m.run != nil {
 		t.Fatal("esc in the search did something else")
@@ -324,7 +293,7 @@ func TestHistorySearch(t *testing.T) {
 	h.update(tea.KeyMsg{Type: tea.KeyCtrlR})
 	h.typeText("docs")
 	h.key("enter")
-	if got := h.m.input.value(); got != "write the docs" || h.m.run != nil {
+	if got := h.m.input.Value(); got != "write the docs" || h.m.run != nil {
 		t.Fatalf("enter in the search: input %q, run %v; want the match in the input, not sent", got, h.m.run != nil)
 	}
 }
@@ -345,8 +314,8 @@ func TestApprovalNeverStealsFocusFromMultiLineTyping(t *testing.T) {
 	if a, ok := answered(req); ok {
 		t.Fatalf("typing answered the approval: %+v", a)
 	}
-	if h.m.focus != focusInput || h.m.input.value() != "line\nyyynaAy\ny" {
-		t.Fatalf("focus %s, input %q", h.m.focus, h.m.input.value())
+	if h.m.focus != focusInput || h.m.input.Value() != "line\nyyynaAy\ny" {
+		t.Fatalf("focus %s, input %q", h.m.focus, h.m.input.Value())
 	}
 }
 
@@ -365,8 +334,8 @@ func TestModeAndApprovalKeysStillWork(t *testing.T) {
 	h := newHarness(t, Options{Policy: p})
 	h.typeText("/mode plan")
 	h.key("enter")
-	if p.Mode() != approval.ModePlan || h.m.input.value() != "" {
-		t.Fatalf("/mode plan left mode %s and input %q", p.Mode(), h.m.input.value())
+	if p.Mode() != approval.ModePlan || h.m.input.Value() != "" {
+		t.Fatalf("/mode plan left mode %s and input %q", p.Mode(), h.m.input.Value())
 	}
 	mustContain(t, h.view(), "[PLAN: read-only]")
 	h.key("shift+tab")

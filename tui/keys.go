@@ -5,6 +5,7 @@ import (
 
 	"github.com/agenttui/agenttui/tui/board"
 	"github.com/agenttui/agenttui/tui/detail"
+	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/transcript"
 )
 
@@ -65,42 +66,6 @@ func DefaultGrantKeys() GrantKeys {
 	}
 }
 
-// InputKeys are the keys of the input, active when it has focus.
-type InputKeys struct {
-	// Submit sends the goal, the answer, the follow-up, the slash command
-	// or the skip reason.
-	Submit key.Binding
-	// Newline inserts a line break; it is listed here for the help, and
-	// handled by the text area (Shift+Enter by the console, from the
-	// terminals that send it as a key of its own).
-	Newline key.Binding
-	// Older and Newer recall earlier inputs; ↑ and ↓ do so on the first
-	// and last line of the text.
-	Older, Newer key.Binding
-	// Search searches the earlier inputs.
-	Search key.Binding
-	// Editor opens the input in $VISUAL or $EDITOR.
-	Editor key.Binding
-	// Complete completes the slash command or argument the menu selects.
-	Complete key.Binding
-	// Close closes the menu, or cancels the history search.
-	Close key.Binding
-}
-
-// DefaultInputKeys returns the input's key map.
-func DefaultInputKeys() InputKeys {
-	return InputKeys{
-		Submit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send the goal, answer, command or skip reason")),
-		Newline:  key.NewBinding(key.WithKeys("ctrl+j", "alt+enter"), key.WithHelp("ctrl+j", "new line (also alt+enter, shift+enter)")),
-		Older:    key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑/ctrl+p", "earlier input (↑ on the first line)")),
-		Newer:    key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓/ctrl+n", "later input (↓ on the last line)")),
-		Search:   key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "search earlier inputs")),
-		Editor:   key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "edit the input in $VISUAL/$EDITOR")),
-		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete the /command the menu shows")),
-		Close:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close the menu, cancel the search")),
-	}
-}
-
 // KeyMap is every key of the console, grouped by the part that handles it;
 // it implements help.KeyMap, so the help overlay lists them all.
 type KeyMap struct {
@@ -115,7 +80,7 @@ type KeyMap struct {
 	// Diff are the full-screen diff's keys.
 	Diff detail.KeyMap
 	// Input are the input line's keys.
-	Input InputKeys
+	Input input.KeyMap
 }
 
 // DefaultKeyMap returns the console's keys.
@@ -126,7 +91,7 @@ func DefaultKeyMap() KeyMap {
 		Grant:      DefaultGrantKeys(),
 		Transcript: transcript.DefaultKeyMap(),
 		Diff:       detail.DefaultKeyMap(),
-		Input:      DefaultInputKeys(),
+		Input:      input.DefaultKeyMap(),
 	}
 }
 

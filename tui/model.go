@@ -19,6 +19,7 @@ import (
 	"github.com/agenttui/agenttui/tui/detail"
 	"github.com/agenttui/agenttui/tui/diffview"
 	"github.com/agenttui/agenttui/tui/export"
+	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/internal/screen"
 	"github.com/agenttui/agenttui/tui/internal/text"
 	"github.com/agenttui/agenttui/tui/markdown"
@@ -81,7 +82,7 @@ type Model struct {
 	transcript transcript.Model
 	board      board.Model
 	detail     detail.Pane
-	input      inputBox
+	input      input.Box
 	grant      grantChooser
 	diffScreen detail.DiffScreen
 	servers    serverLine
@@ -169,10 +170,8 @@ func New(opts Options) Model {
 		mode = opts.Policy.Mode()
 	}
 	m := Model{
-		opts: opts, keys: DefaultKeyMap(), now: now, bridge: opts.Bridge, answers: map[uint64]chan approval.Answer{},
-		styles:  text.DefaultStyles(),
-		detail:  detail.NewPane(text.DefaultStyles()),
-		input:   newInput(opts.Prefill, commands()),
+		opts: opts, keys: DefaultKeyMap(), styles: text.DefaultStyles(), now: now, bridge: opts.Bridge,
+		answers: map[uint64]chan approval.Answer{},
 		grant:   newGrantChooser(),
 		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		goal:    text.CleanLine(opts.Goal),
@@ -182,13 +181,15 @@ func New(opts Options) Model {
 		opening: opts.Open != nil,
 		export:  newExport(opts.Workspace),
 	}
-	if opts.History != nil {
-		m.input.setHistory(opts.History.Entries())
-	}
 	m.board = m.newBoard()
 	m.transcript = transcript.New(m.keys.Transcript, m.styles)
-	m.input.Keys, m.grant.Keys = m.keys.Input, m.keys.Grant
+	m.detail = detail.NewPane(m.styles)
 	m.diffScreen = detail.NewDiffScreen(m.keys.Diff, m.styles)
+	m.input = input.New(opts.Prefill, menuCommands(), m.keys.Input, m.styles)
+	if opts.History != nil {
+		m.input.SetHistory(opts.History.Entries())
+	}
+	m.grant.Keys = m.keys.Grant
 	m.tick = opts.Tick
 	if m.tick == nil {
 		m.tick = tea.Tick
@@ -329,8 +330,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pilotWake:
 		cmds = append(cmds, m.wakePilot(msg))
 	default:
-		if isShiftEnter(msg) && m.focus == focusInput && !m.help.open && !m.grant.open && !m.diffScreen.Shown() {
-			m.input.newline()
+		if input.IsShiftEnter(msg) && m.focus == focusInput && !m.help.open && !m.grant.open && !m.diffScreen.Shown() {
+			m.input.Newline()
 		}
 	}
 	cmds = append(cmds, m.startTicking(), m.drivePilot())
@@ -341,9 +342,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) setFocus(f focusArea) {
 	m.focus = f
 	if f == focusInput {
-		m.input.focus()
+		m.input.Focus()
 	} else {
-		m.input.blur()
+		m.input.Blur()
 	}
 }
 
@@ -374,7 +375,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.diffScreen.Shown() {
 		return m.diffKey(msg)
 	}
-	if m.focus == focusInput && m.input.overlay() && key.Matches(msg, m.input.Keys.Close, m.input.Keys.Complete) {
+	if m.focus == focusInput && m.input.Overlay() && key.Matches(msg, m.input.Keys.Close, m.input.Keys.Complete) {
 		// The menu or the history search is open: Esc closes it and Tab
 		// completes, rather than stopping the run or moving focus.
 		return m.inputKey(msg)
@@ -382,8 +383,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, g.Stop):
 		switch {
-		case m.input.mode == modeReason:
-			m.input.closeReason()
+		case m.input.Mode() == input.ModeReason:
+			m.input.CloseReason()
 			m.setFocus(focusBoard)
 			m.note = "skip cancelled"
 		case m.run != nil:
@@ -400,7 +401,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.cycleMode()
 		return nil
 	case key.Matches(msg, g.Focus):
-		if m.input.mode == modeReason {
+		if m.input.Mode() == input.ModeReason {
 			m.note = "finish the skip reason first: enter skips, esc cancels"
 			return nil
 		}
@@ -462,7 +463,7 @@ func (m *Model) boardKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if act.Skip != nil {
 		m.diffScreen.Close()
-		m.input.openReason(act.Skip)
+		m.input.OpenReason(act.Skip)
 		m.setFocus(focusInput)
 	}
 	if act.Grant != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/tui/input"
 )
 
 func TestDemoOpensWithHeaderAndPrefilledGoal(t *testing.T) {
@@ -59,8 +60,8 @@ func TestRefusedBecomesAnswerPrompt(t *testing.T) {
 	h.feed(runDone{run: run, outcome: runtime.Refused(q)})
 	screen := h.view()
 	mustContain(t, screen, "The agent asks a question", q, "? "+q, "Answer ›")
-	if h.m.focus != focusInput || h.m.input.mode != modeAnswer {
-		t.Fatalf("after a question, focus is on the %s in mode %d", h.m.focus, h.m.input.mode)
+	if h.m.focus != focusInput || h.m.input.Mode() != input.ModeAnswer {
+		t.Fatalf("after a question, focus is on the %s in mode %d", h.m.focus, h.m.input.Mode())
 	}
 	h.typeText("b.txt")
 	h.key("enter")
@@ -97,8 +98,8 @@ func TestInputRefusedWhileRunning(t *testing.T) {
 		t.Fatal("input during a run started another run")
 	}
 	mustContain(t, h.view(), "a run is going")
-	if h.m.input.value() != "more" {
-		t.Fatalf("the refused input was lost: %q", h.m.input.value())
+	if h.m.input.Value() != "more" {
+		t.Fatalf("the refused input was lost: %q", h.m.input.Value())
 	}
 }
 
@@ -205,7 +206,7 @@ func TestHelpListsEveryKey(t *testing.T) {
 	mustNotContain(t, h.view(), "esc or ? closes this")
 	// ? opens help from the board, but is text in the input.
 	h.key("?")
-	if !strings.Contains(h.m.input.value(), "?") || h.m.help.open {
+	if !strings.Contains(h.m.input.Value(), "?") || h.m.help.open {
 		t.Fatal("? in the input was not text")
 	}
 	h.key("tab")

@@ -11,6 +11,7 @@ import (
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/tui/callview"
+	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/internal/text"
 	"github.com/agenttui/agenttui/tui/transcript"
 )
@@ -176,8 +177,8 @@ func (m *Model) open(o Opened) tea.Cmd {
 		m.openErr = text.CleanLine(o.Err.Error())
 		m.transcript.Add(transcript.Note{Text: "error: " + m.openErr, Warn: true})
 		m.note = "the session could not be opened (see above) · ctrl+c twice quits"
-		m.input.placeholder = "nothing can run: the session could not be opened"
-		m.input.blur()
+		m.input.SetPlaceholder("nothing can run: the session could not be opened")
+		m.input.Blur()
 		return nil
 	}
 	if len(o.History) > 0 {
@@ -203,7 +204,7 @@ func (m *Model) open(o Opened) tea.Cmd {
 		// Typed before the session's history was on screen, or while
 		// another start was due: the person has not seen what it would
 		// answer, so it waits in the input.
-		m.input.setValue(queued)
+		m.input.SetValue(queued)
 	}
 	if cmd != nil {
 		return cmd
@@ -260,13 +261,13 @@ func (m *Model) finish(o runtime.GoalOutcome) {
 		m.runTook = m.now().Sub(m.runStart)
 	}
 	m.transcript.Add(transcript.Outcome{O: o})
-	if m.input.mode == modeReason {
-		m.input.closeReason()
+	if m.input.Mode() == input.ModeReason {
+		m.input.CloseReason()
 	}
 	if o.Status == runtime.StatusRefused {
-		m.input.setMode(modeAnswer, o.Summary)
+		m.input.SetMode(input.ModeAnswer, o.Summary)
 	} else {
-		m.input.setMode(modeFollowUp, "")
+		m.input.SetMode(input.ModeFollowUp, "")
 	}
 	m.transcript.ToBottom()
 	// The run is over, so no approval can be pending: moving to the input
@@ -277,7 +278,7 @@ func (m *Model) finish(o runtime.GoalOutcome) {
 
 // start begins a run with input.
 func (m *Model) start(input string) tea.Cmd {
-	m.input.reset()
+	m.input.Reset()
 	run := m.opts.Run
 	return m.launch(func(ctx context.Context) runtime.GoalOutcome { return run(ctx, input) })
 }
@@ -289,9 +290,9 @@ func (m *Model) launch(fn func(ctx context.Context) runtime.GoalOutcome) tea.Cmd
 	m.run = r
 	m.thinking = true
 	m.runStart = m.now()
-	m.input.setMode(modeGoal, "")
+	m.input.SetMode(input.ModeGoal, "")
 	if m.last != nil {
-		m.input.setMode(modeFollowUp, "")
+		m.input.SetMode(input.ModeFollowUp, "")
 	}
 	m.note = ""
 	m.transcript.ToBottom()

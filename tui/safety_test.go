@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/tui/board"
+	"github.com/agenttui/agenttui/tui/input"
 )
 
 // pendingShell sets up a run whose only call, run_shell, waits for approval,
@@ -74,7 +75,7 @@ func TestKeysIgnoredDuringGracePeriod(t *testing.T) {
 		}
 	}
 	mustContain(t, h.view(), "A ignored: the approvals under focus just changed", "approval keys paused ½ s")
-	if h.m.focus != focusBoard || h.m.input.mode == modeReason {
+	if h.m.focus != focusBoard || h.m.input.Mode() == input.ModeReason {
 		t.Fatalf("n within the grace period opened the reason prompt")
 	}
 
@@ -149,7 +150,7 @@ func TestApprovalRequestDoesNotStealFocusFromInput(t *testing.T) {
 	if a, ok := answered(req); ok {
 		t.Fatalf("typing in the input answered an approval: %+v", a)
 	}
-	if got := h.m.input.value(); got != "hello ynaA" {
+	if got := h.m.input.Value(); got != "hello ynaA" {
 		t.Fatalf("input holds %q, want %q", got, "hello ynaA")
 	}
 }
@@ -157,7 +158,7 @@ func TestApprovalRequestDoesNotStealFocusFromInput(t *testing.T) {
 func TestSkipWithReason(t *testing.T) {
 	h, req := pendingShell(t)
 	h.key("n")
-	if h.m.focus != focusInput || h.m.input.mode != modeReason {
+	if h.m.focus != focusInput || h.m.input.Mode() != input.ModeReason {
 		t.Fatalf("n did not open the reason prompt (focus %s)", h.m.focus)
 	}
 	mustContain(t, h.view(), "Skip #1 run_shell · reason ›")

@@ -154,7 +154,7 @@ func TestEditorFailureKeepsTheInput(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
-	if got := final.input.value(); got != "keep me" {
+	if got := final.input.Value(); got != "keep me" {
 		t.Fatalf("input after a failed editor = %q", got)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/tui/input"
 )
 
 func TestRetriesOnTheBoard(t *testing.T) {
@@ -136,8 +137,8 @@ func TestOpenedSessionShowsHistoryAndAsks(t *testing.T) {
 		"✓ #1 read_file path=notes.txt · succeeded → remember the milk", "The agent asks a question", "Which notes?",
 		"the transcript above is session s1 as its journal recorded it", "Answer ›", "resumed: answer the agent's question")
 	mustNotContain(t, s, "loading session", "model is replying")
-	if h.m.run != nil || h.m.input.mode != modeAnswer || h.m.focus != focusInput {
-		t.Fatalf("after the history: run %v, input mode %d, focus %s", h.m.run != nil, h.m.input.mode, h.m.focus)
+	if h.m.run != nil || h.m.input.Mode() != input.ModeAnswer || h.m.focus != focusInput {
+		t.Fatalf("after the history: run %v, input mode %d, focus %s", h.m.run != nil, h.m.input.Mode(), h.m.focus)
 	}
 	h.typeText("the kitchen ones")
 	h.key("enter")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/internal/text"
 	"github.com/agenttui/agenttui/tui/transcript"
 )
@@ -14,7 +15,7 @@ import (
 // the input's lines are shared out.
 type sizes struct {
 	header, transcript, board, detail, note, input, status int
-	in                                                     inputLayout
+	in                                                     input.Layout
 }
 
 // minRest is the fewest lines the input leaves to the transcript and the
@@ -35,8 +36,8 @@ func (m *Model) plan() sizes {
 		s.header++
 	}
 	fixed := s.header + s.note + s.status
-	s.in = m.input.plan(m.width, max(1, m.height-fixed-minRest), m.inputRows(), m.run != nil)
-	s.input = s.in.lines()
+	s.in = m.input.Plan(m.width, max(1, m.height-fixed-minRest), m.inputRows(), m.run != nil)
+	s.input = s.in.Lines()
 	if m.grant.open {
 		s.input = m.grant.lines()
 	}
@@ -92,7 +93,7 @@ func (m *Model) layout() {
 		}
 	}
 	s := m.plan()
-	m.input.layout(s.in)
+	m.input.Fit(s.in)
 	m.transcript.SetSize(m.width, s.transcript)
 	m.detail.SetHeight(s.detail)
 	m.diffScreen.SetHeight(s.transcript + s.board + s.detail)
@@ -100,7 +101,7 @@ func (m *Model) layout() {
 
 // inputRows is how many rows of text the input grows to before it
 // scrolls: a few, fewer on a short terminal.
-func (m *Model) inputRows() int { return max(1, min(maxInputRows, (m.height-8)/3)) }
+func (m *Model) inputRows() int { return max(1, min(input.MaxRows, (m.height-8)/3)) }
 
 // tooSmall reports whether the terminal is below the minimum size.
 func (m Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
@@ -260,11 +261,11 @@ func (m Model) hints() string {
 		return fmt.Sprintf("1–%d or ↑↓ enter give the grant · esc close", len(m.grant.grants))
 	case m.openErr != "":
 		return "ctrl+c×2 quit"
-	case m.focus == focusInput && m.input.mode == modeReason:
+	case m.focus == focusInput && m.input.Mode() == input.ModeReason:
 		return "enter skip the call · esc cancel"
-	case m.focus == focusInput && m.input.search != nil:
+	case m.focus == focusInput && m.input.Searching():
 		return "type to search · ctrl+r older · enter take · esc cancel"
-	case m.focus == focusInput && len(m.input.menu()) > 0:
+	case m.focus == focusInput && len(m.input.Menu()) > 0:
 		return "tab complete · ↑↓ choose · enter run · esc close"
 	case m.focus == focusInput && m.run != nil:
 		return "esc stop · tab board · ctrl+j new line · ctrl+c×2 quit"

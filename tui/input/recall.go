@@ -1,4 +1,4 @@
-package tui
+package input
 
 import (
 	"strings"
@@ -20,26 +20,26 @@ type historySearch struct {
 
 // recall moves through the history: -1 to the older entry, 1 to the newer;
 // past the newest comes back to the text being written.
-func (in *inputBox) recall(step int) {
+func (in *Box) recall(step int) {
 	pos := in.histPos + step
 	if pos < 0 || pos > len(in.history) {
 		return
 	}
 	if in.histPos == len(in.history) {
-		in.histDraft = in.value()
+		in.histDraft = in.Value()
 	}
 	in.histPos = pos
 	if pos == len(in.history) {
-		in.setValue(in.histDraft)
+		in.SetValue(in.histDraft)
 		return
 	}
-	in.setValue(in.history[pos])
+	in.SetValue(in.history[pos])
 }
 
 // searchKey handles a key during a history search. It reports whether the
 // key was the search's; any other key ends the search, keeping the match,
 // and then does what it always does.
-func (in *inputBox) searchKey(msg tea.KeyMsg) bool {
+func (in *Box) searchKey(msg tea.KeyMsg) bool {
 	s := in.search
 	switch {
 	case msg.Type == tea.KeyRunes && !msg.Paste, msg.Type == tea.KeySpace:
@@ -66,7 +66,7 @@ func (in *inputBox) searchKey(msg tea.KeyMsg) bool {
 			}
 		}
 	case key.Matches(msg, in.Keys.Close):
-		in.setValue(s.draft)
+		in.SetValue(s.draft)
 		in.search = nil
 	case key.Matches(msg, in.Keys.Submit, in.Keys.Complete):
 		// The match becomes the input, to be read and edited before
@@ -77,28 +77,28 @@ func (in *inputBox) searchKey(msg tea.KeyMsg) bool {
 		return false
 	}
 	if in.search != nil && in.search.match >= 0 {
-		in.setValue(in.history[in.search.match])
+		in.SetValue(in.history[in.search.match])
 	} else if in.search != nil {
-		in.setValue(s.draft)
+		in.SetValue(s.draft)
 	}
 	return true
 }
 
 // takeMatch ends the search with its match in the input.
-func (in *inputBox) takeMatch() {
+func (in *Box) takeMatch() {
 	s := in.search
 	in.search = nil
 	if s.match >= 0 {
 		in.histPos, in.histDraft = s.match, s.draft
-		in.setValue(in.history[s.match])
+		in.SetValue(in.history[s.match])
 	} else {
-		in.setValue(s.draft)
+		in.SetValue(s.draft)
 	}
 }
 
 // find sets the search's match to the newest entry at or before from that
 // contains the query, or -1.
-func (in *inputBox) find(from int) {
+func (in *Box) find(from int) {
 	s := in.search
 	s.match = -1
 	for i := min(from, len(in.history)-1); i >= 0; i-- {

@@ -1,4 +1,14 @@
-package tui
+// Package input is the console's input: the goal, the answer to a
+// clarification question, a follow-up, a slash command, or the reason for
+// skipping a call. It holds several lines and grows with them up to a few
+// rows, then scrolls; it recalls earlier inputs (↑ on its first line, ↓ on
+// its last, Ctrl+P and Ctrl+N), searches them (Ctrl+R), and completes slash
+// commands from a small menu.
+//
+// The text is edited by bubbles' textarea; the box draws it at the height its
+// text needs and keeps the cursor in view itself. Update hands what the
+// person asks for (send, open the editor) back to the console as an Action.
+package input
 
 import (
 	"fmt"
@@ -16,52 +26,48 @@ import (
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
-// inputMode is what the input is for.
-type inputMode int
+// Mode is what the input is for.
+type Mode int
 
+// The input's modes.
 const (
-	modeGoal     inputMode = iota // the first goal of the session
-	modeFollowUp                  // a follow-up after an outcome
-	modeAnswer                    // the answer to the agent's question
-	modeReason                    // the reason for skipping a call
+	ModeGoal     Mode = iota // the first goal of the session
+	ModeFollowUp             // a follow-up after an outcome
+	ModeAnswer               // the answer to the agent's question
+	ModeReason               // the reason for skipping a call
 )
 
-// inputAction is what a key in the input asks of the console.
-type inputAction int
+// Action is what a key in the input asks of the console.
+type Action int
 
+// The input's actions.
 const (
-	inputNone   inputAction = iota
-	inputSubmit             // send what is typed
-	inputEditor             // open what is typed in the person's editor
+	None   Action = iota
+	Submit        // send what is typed
+	Editor        // open what is typed in the person's editor
 )
 
-// maxInputRows is how many rows of text the input grows to before it
-// scrolls; a short terminal allows fewer (see Model.inputRows).
-const maxInputRows = 6
+// MaxRows is how many rows of text the input grows to before it scrolls; a
+// short terminal allows fewer.
+const MaxRows = 6
 
 // menuRows is how many entries the slash-command menu shows at once.
 const menuRows = 6
 
-// inputBox is the input: the goal, the answer to a clarification question,
-// a follow-up, a slash command, or the reason for a skip. It holds several
-// lines and grows with them up to a few rows, then scrolls. It recalls
-// earlier inputs (↑ on its first line, ↓ on its last, Ctrl+P and Ctrl+N),
-// searches them (Ctrl+R), and completes slash commands from a small menu.
-//
-// The text is edited by bubbles' textarea; the box draws it at the height
-// its text needs and keeps the cursor in view itself.
-type inputBox struct {
+// Box is the input. Make one with New.
+type Box struct {
 	// Keys are the input's keys.
-	Keys InputKeys
+	Keys   KeyMap
+	styles text.Styles
 
 	ta       textarea.Model
-	mode     inputMode
+	mode     Mode
 	question string // clean
 	// reasonFor is the call a skip reason is for; draft and draftMode are
 	// what the input held before the reason prompt opened.
 	reasonFor *callview.Call
 	draft     string
-	draftMode inputMode
+	draftMode Mode
 	// placeholder is shown when nothing is typed; busy replaces it while a
 	// run is going.
 	placeholder, busy string
@@ -81,18 +87,32 @@ type inputBox struct {
 	// commands are the slash commands the menu offers; menuSel is the
 	// selected entry, and menuHidden is the text for which Esc closed
 	// the menu.
-	commands   []command
+	commands   []Command
 	menuSel    int
 	menuHidden string
 }
 
-// menuEntry is one line of the slash-command menu: what Tab completes to,
+// Command is a slash command as the menu offers it.
+type Command struct {
+	// Name is the command without its slash; Args says what it takes,
+	// such as "<id>"; Desc says what it does.
+	Name, Args, Desc string
+	// Choices are the values the argument takes, which the menu offers.
+	Choices []Choice
+}
+
+// Choice is one value of a command's argument.
+type Choice struct{ Name, Desc string }
+
+// MenuEntry is one line of the slash-command menu: what Tab completes to,
 // and a description.
-type menuEntry struct {
+type MenuEntry struct {
 	completion, label, desc string
 }
 
-func newInput(prefill string, commands []command) inputBox {
+// New returns an input for a goal, holding prefill, whose menu offers
+// commands; it has focus.
+func New(prefill string, commands []Command, keys KeyMap, styles text.Styles) Box {
 	ta := textarea.New()
 	ta.Prompt = ""
 	ta.ShowLineNumbers = false
@@ -105,7 +125,7 @@ func newInput(prefill string, commands []command) inputBox {
 	ta.Cursor.SetMode(cursor.CursorStatic)
 	plain := textarea.Style{
 		Base: lipgloss.NewStyle(), CursorLine: lipgloss.NewStyle(), CursorLineNumber: lipgloss.NewStyle(),
-		EndOfBuffer: lipgloss.NewStyle(), LineNumber: lipgloss.NewStyle(), Placeholder: st.Dim,
+		EndOfBuffer: lipgloss.NewStyle(), LineNumber: lipgloss.NewStyle(), Placeholder: styles.Dim,
 		Prompt: lipgloss.NewStyle(), Text: lipgloss.NewStyle(),
 	}
 	ta.FocusedStyle, ta.BlurredStyle = plain, plain
@@ -121,69 +141,69 @@ func newInput(prefill string, commands []command) inputBox {
 	// would need an external program.
 	km.Paste = key.NewBinding(key.WithDisabled())
 	ta.KeyMap = km
-	in := inputBox{Keys: DefaultInputKeys(), ta: ta, commands: commands}
-	in.setMode(modeGoal, "")
-	in.setValue(prefill)
+	in := Box{Keys: keys, styles: styles, ta: ta, commands: commands}
+	in.SetMode(ModeGoal, "")
+	in.SetValue(prefill)
 	in.ta.Focus()
 	return in
 }
 
-// value returns what was typed.
-func (in *inputBox) value() string { return in.ta.Value() }
+// Value returns what was typed.
+func (in *Box) Value() string { return in.ta.Value() }
 
-// setValue replaces the text, with the cursor at its end.
-func (in *inputBox) setValue(s string) {
+// SetValue replaces the text, with the cursor at its end.
+func (in *Box) SetValue(s string) {
 	in.ta.SetValue(s)
 	in.top = 0
 }
 
-// reset empties the input and forgets any recall.
-func (in *inputBox) reset() {
-	in.setValue("")
+// Reset empties the input and forgets any recall.
+func (in *Box) Reset() {
+	in.SetValue("")
 	in.histPos, in.histDraft, in.search = len(in.history), "", nil
 }
 
-// setMode switches what the input is for; question is shown in modeAnswer.
-func (in *inputBox) setMode(mode inputMode, question string) {
+// SetMode switches what the input is for; question is shown in ModeAnswer.
+func (in *Box) SetMode(mode Mode, question string) {
 	in.mode, in.question = mode, question
 	switch mode {
-	case modeGoal:
+	case ModeGoal:
 		in.placeholder = "type what the agent should do, then press enter · / for commands"
-	case modeFollowUp:
+	case ModeFollowUp:
 		in.placeholder = "type a follow-up for the agent, then press enter · / for commands"
-	case modeAnswer:
+	case ModeAnswer:
 		in.placeholder = "type your answer to the question above, then press enter"
-	case modeReason:
+	case ModeReason:
 		in.placeholder = "optional; enter with nothing typed skips without a reason"
 	}
 }
 
-// openReason turns the input into the skip-reason prompt for c, keeping what
+// OpenReason turns the input into the skip-reason prompt for c, keeping what
 // was typed so far for later.
-func (in *inputBox) openReason(c *callview.Call) {
-	in.draft, in.draftMode = in.value(), in.mode
+func (in *Box) OpenReason(c *callview.Call) {
+	in.draft, in.draftMode = in.Value(), in.mode
 	in.reasonFor = c
 	in.search = nil
-	in.setValue("")
-	in.setMode(modeReason, in.question)
+	in.SetValue("")
+	in.SetMode(ModeReason, in.question)
 }
 
-// closeReason restores the input as it was before the reason prompt.
-func (in *inputBox) closeReason() {
+// CloseReason restores the input as it was before the reason prompt.
+func (in *Box) CloseReason() {
 	in.reasonFor = nil
-	in.setMode(in.draftMode, in.question)
-	in.setValue(in.draft)
+	in.SetMode(in.draftMode, in.question)
+	in.SetValue(in.draft)
 	in.draft = ""
 }
 
-// setHistory gives the box the earlier inputs, oldest first.
-func (in *inputBox) setHistory(entries []string) {
+// SetHistory gives the box the earlier inputs, oldest first.
+func (in *Box) SetHistory(entries []string) {
 	in.history = entries
 	in.histPos = len(entries)
 }
 
-// remember adds text, as the history keeps it, as the newest entry.
-func (in *inputBox) remember(text string) {
+// Remember adds text, as the history keeps it, as the newest entry.
+func (in *Box) Remember(text string) {
 	if text == "" || (len(in.history) > 0 && in.history[len(in.history)-1] == text) {
 		in.histPos = len(in.history)
 		return
@@ -192,77 +212,98 @@ func (in *inputBox) remember(text string) {
 	in.histPos = len(in.history)
 }
 
-// focus and blur follow the console's focus, so keys reach the text only
-// when it has focus.
-func (in *inputBox) focus() { in.ta.Focus() }
-func (in *inputBox) blur()  { in.ta.Blur() }
+// Mode returns what the input is for.
+func (in *Box) Mode() Mode { return in.mode }
 
-// overlay reports whether a search or the menu is open, whose Esc and Tab
+// ReasonFor returns the call a skip reason is for, or nil when the input
+// does not ask for one.
+func (in *Box) ReasonFor() *callview.Call { return in.reasonFor }
+
+// History returns the earlier inputs, oldest first.
+func (in *Box) History() []string { return in.history }
+
+// Recalling reports whether the text shown is an earlier input recalled
+// from the history, rather than the text being written.
+func (in *Box) Recalling() bool { return in.histPos != len(in.history) }
+
+// Searching reports whether a history search is under way.
+func (in *Box) Searching() bool { return in.search != nil }
+
+// SetPlaceholder sets what the input shows when nothing is typed, until the
+// mode changes.
+func (in *Box) SetPlaceholder(s string) { in.placeholder = s }
+
+// Focus and Blur follow the console's focus, so keys reach the text only
+// when it has focus.
+func (in *Box) Focus() { in.ta.Focus() }
+func (in *Box) Blur()  { in.ta.Blur() }
+
+// Overlay reports whether a search or the menu is open, whose Esc and Tab
 // the box takes before the console's own.
-func (in *inputBox) overlay() bool { return in.search != nil || len(in.menu()) > 0 }
+func (in *Box) Overlay() bool { return in.search != nil || len(in.Menu()) > 0 }
 
 // Update handles a key while the input has focus and says what it asks of
 // the console. A paste is inserted as it is, new lines and all, and never
 // sends.
-func (in *inputBox) Update(msg tea.KeyMsg) (inputAction, tea.Cmd) {
+func (in *Box) Update(msg tea.KeyMsg) (Action, tea.Cmd) {
 	if in.search != nil {
 		if done := in.searchKey(msg); done {
-			return inputNone, nil
+			return None, nil
 		}
 	}
 	if msg.Paste {
 		in.insert(string(msg.Runes))
-		return inputNone, nil
+		return None, nil
 	}
 	k := in.Keys
-	if menu := in.menu(); len(menu) > 0 {
+	if menu := in.Menu(); len(menu) > 0 {
 		switch {
 		case key.Matches(msg, k.Complete):
-			in.setValue(menu[min(in.menuSel, len(menu)-1)].completion)
+			in.SetValue(menu[min(in.menuSel, len(menu)-1)].completion)
 			in.menuSel = 0
-			return inputNone, nil
+			return None, nil
 		case key.Matches(msg, k.Close):
-			in.menuHidden = in.value()
-			return inputNone, nil
+			in.menuHidden = in.Value()
+			return None, nil
 		case msg.Type == tea.KeyUp:
 			in.menuSel = (in.menuSel + len(menu) - 1) % len(menu)
-			return inputNone, nil
+			return None, nil
 		case msg.Type == tea.KeyDown:
 			in.menuSel = (in.menuSel + 1) % len(menu)
-			return inputNone, nil
+			return None, nil
 		}
 	}
 	switch {
 	case key.Matches(msg, k.Submit):
-		return inputSubmit, nil
+		return Submit, nil
 	case key.Matches(msg, k.Editor):
-		return inputEditor, nil
-	case key.Matches(msg, k.Search) && in.mode != modeReason:
-		in.search = &historySearch{match: -1, draft: in.value()}
+		return Editor, nil
+	case key.Matches(msg, k.Search) && in.mode != ModeReason:
+		in.search = &historySearch{match: -1, draft: in.Value()}
 		in.find(len(in.history) - 1)
-		return inputNone, nil
-	case key.Matches(msg, k.Older) && in.mode != modeReason && (msg.Type != tea.KeyUp || in.onFirstRow()):
+		return None, nil
+	case key.Matches(msg, k.Older) && in.mode != ModeReason && (msg.Type != tea.KeyUp || in.onFirstRow()):
 		in.recall(-1)
-		return inputNone, nil
-	case key.Matches(msg, k.Newer) && in.mode != modeReason && (msg.Type != tea.KeyDown || in.onLastRow()):
+		return None, nil
+	case key.Matches(msg, k.Newer) && in.mode != ModeReason && (msg.Type != tea.KeyDown || in.onLastRow()):
 		in.recall(1)
-		return inputNone, nil
+		return None, nil
 	}
-	before := in.value()
+	before := in.Value()
 	var cmd tea.Cmd
 	in.ta, cmd = in.ta.Update(msg)
-	if in.value() != before {
+	if in.Value() != before {
 		in.menuSel = 0
 	}
-	return inputNone, cmd
+	return None, cmd
 }
 
-// newline inserts a line break at the cursor.
-func (in *inputBox) newline() { in.ta.InsertString("\n") }
+// Newline inserts a line break at the cursor.
+func (in *Box) Newline() { in.ta.InsertString("\n") }
 
 // insert inserts pasted text at the cursor. Terminals send a pasted line
 // break as CR; CRLF and CR both become one new line.
-func (in *inputBox) insert(s string) {
+func (in *Box) insert(s string) {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	in.ta.InsertString(s)
@@ -271,35 +312,35 @@ func (in *inputBox) insert(s string) {
 // onFirstRow and onLastRow report whether the cursor is on the first or the
 // last row of the text as drawn, where ↑ and ↓ leave the text for the
 // history.
-func (in *inputBox) onFirstRow() bool { return in.ta.Line() == 0 && in.ta.LineInfo().RowOffset == 0 }
+func (in *Box) onFirstRow() bool { return in.ta.Line() == 0 && in.ta.LineInfo().RowOffset == 0 }
 
-func (in *inputBox) onLastRow() bool {
+func (in *Box) onLastRow() bool {
 	li := in.ta.LineInfo()
 	return in.ta.Line() == in.ta.LineCount()-1 && li.RowOffset >= li.Height-1
 }
 
-// menu returns the slash-command menu for what is typed: the commands whose
+// Menu returns the slash-command menu for what is typed: the commands whose
 // name starts with it, or the choices of a command's argument.
-func (in *inputBox) menu() []menuEntry {
-	v := in.value()
-	if in.mode == modeReason || in.search != nil || !strings.HasPrefix(v, "/") || strings.HasPrefix(v, "//") ||
+func (in *Box) Menu() []MenuEntry {
+	v := in.Value()
+	if in.mode == ModeReason || in.search != nil || !strings.HasPrefix(v, "/") || strings.HasPrefix(v, "//") ||
 		strings.Contains(v, "\n") || v == in.menuHidden {
 		return nil
 	}
 	name, arg, hasArg := strings.Cut(v[1:], " ")
-	var out []menuEntry
+	var out []MenuEntry
 	for _, c := range in.commands {
 		switch {
-		case !hasArg && strings.HasPrefix(c.name, name):
-			completion := "/" + c.name
-			if c.args != "" {
+		case !hasArg && strings.HasPrefix(c.Name, name):
+			completion := "/" + c.Name
+			if c.Args != "" {
 				completion += " "
 			}
-			out = append(out, menuEntry{completion: completion, label: strings.TrimSpace("/" + c.name + " " + c.args), desc: c.desc})
-		case hasArg && c.name == name:
-			for _, ch := range c.choices {
-				if strings.HasPrefix(ch.name, arg) && ch.name != arg {
-					out = append(out, menuEntry{completion: "/" + c.name + " " + ch.name, label: ch.name, desc: ch.desc})
+			out = append(out, MenuEntry{completion: completion, label: strings.TrimSpace("/" + c.Name + " " + c.Args), desc: c.Desc})
+		case hasArg && c.Name == name:
+			for _, ch := range c.Choices {
+				if strings.HasPrefix(ch.Name, arg) && ch.Name != arg {
+					out = append(out, MenuEntry{completion: "/" + c.Name + " " + ch.Name, label: ch.Name, desc: ch.Desc})
 				}
 			}
 		}
@@ -308,16 +349,16 @@ func (in *inputBox) menu() []menuEntry {
 }
 
 // label is the prompt before the text.
-func (in *inputBox) label(running bool) string {
+func (in *Box) label(running bool) string {
 	switch in.mode {
-	case modeReason:
+	case ModeReason:
 		if c := in.reasonFor; c != nil {
 			return fmt.Sprintf("Skip #%d %s · reason › ", c.Index+1, c.Name)
 		}
 		return "Skip · reason › "
-	case modeAnswer:
+	case ModeAnswer:
 		return "Answer › "
-	case modeFollowUp:
+	case ModeFollowUp:
 		return "Follow-up › "
 	}
 	if running {
@@ -327,14 +368,14 @@ func (in *inputBox) label(running bool) string {
 }
 
 // textWidth is the width the text is wrapped at.
-func (in *inputBox) textWidth(width int, running bool) int {
+func (in *Box) textWidth(width int, running bool) int {
 	return max(1, width-2-ansi.StringWidth(in.label(running))-1)
 }
 
 // rows returns how many rows the text takes when wrapped at width.
-func (in *inputBox) rows(width int) int {
+func (in *Box) rows(width int) int {
 	n := 0
-	for _, l := range strings.Split(in.value(), "\n") {
+	for _, l := range strings.Split(in.Value(), "\n") {
 		n += wrappedRows([]rune(l), width)
 	}
 	return n
@@ -342,8 +383,8 @@ func (in *inputBox) rows(width int) int {
 
 // cursorRow returns the row of the text, as drawn at width, the cursor is
 // on.
-func (in *inputBox) cursorRow(width int) int {
-	lines := strings.Split(in.value(), "\n")
+func (in *Box) cursorRow(width int) int {
+	lines := strings.Split(in.Value(), "\n")
 	row := 0
 	for _, l := range lines[:min(in.ta.Line(), len(lines))] {
 		row += wrappedRows([]rune(l), width)
@@ -351,18 +392,18 @@ func (in *inputBox) cursorRow(width int) int {
 	return row + in.ta.LineInfo().RowOffset
 }
 
-// inputLayout is how the input's lines are shared out.
-type inputLayout struct {
+// Layout is how the input's lines are shared out; Plan makes one.
+type Layout struct {
 	question, search bool
-	menu             []menuEntry
+	menu             []MenuEntry
 	menuShown        int  // menu entries shown
 	menuMore         bool // a line saying how many more there are
 	textRows         int  // rows of text shown
 	textWidth, rows  int  // the width the text wraps at, and its rows
 }
 
-// lines returns how many lines the layout takes.
-func (l inputLayout) lines() int {
+// Lines returns how many lines the layout takes.
+func (l Layout) Lines() int {
 	n := l.textRows + l.menuShown
 	for _, b := range []bool{l.question, l.search, l.menuMore} {
 		if b {
@@ -372,20 +413,20 @@ func (l inputLayout) lines() int {
 	return n
 }
 
-// plan shares out at most budget lines at width: the question and the
+// Plan shares out at most budget lines at width: the question and the
 // search line first, then the text, at most textMax rows of it, then as
 // much of the menu as fits.
-func (in *inputBox) plan(width, budget, textMax int, running bool) inputLayout {
-	l := inputLayout{
-		question:  in.mode == modeAnswer || (in.mode == modeReason && in.draftMode == modeAnswer),
+func (in *Box) Plan(width, budget, textMax int, running bool) Layout {
+	l := Layout{
+		question:  in.mode == ModeAnswer || (in.mode == ModeReason && in.draftMode == ModeAnswer),
 		search:    in.search != nil,
 		textWidth: in.textWidth(width, running),
 	}
 	l.rows = in.rows(l.textWidth)
-	used := l.lines()
+	used := l.Lines()
 	l.textRows = max(1, min(l.rows, textMax, budget-used))
 	used += l.textRows
-	if l.menu = in.menu(); len(l.menu) > 0 {
+	if l.menu = in.Menu(); len(l.menu) > 0 {
 		room := budget - used
 		l.menuShown = max(0, min(len(l.menu), menuRows, room))
 		if l.menuShown < len(l.menu) && l.menuShown > 1 {
@@ -398,8 +439,8 @@ func (in *inputBox) plan(width, budget, textMax int, running bool) inputLayout {
 	return l
 }
 
-// layout sizes the text area and keeps the cursor within the rows in view.
-func (in *inputBox) layout(l inputLayout) {
+// Fit sizes the text area and keeps the cursor within the rows in view.
+func (in *Box) Fit(l Layout) {
 	in.ta.SetWidth(l.textWidth)
 	in.ta.SetHeight(l.rows)
 	cur := in.cursorRow(l.textWidth)
@@ -415,29 +456,29 @@ func (in *inputBox) layout(l inputLayout) {
 // View draws the input at width as l lays it out: the question when there
 // is one, the search line, the menu, then the text with the prompt before
 // its first row and arrows where it scrolls.
-func (in *inputBox) View(l inputLayout, width int, hasFocus, running bool) string {
+func (in *Box) View(l Layout, width int, hasFocus, running bool) string {
 	mark := "  "
-	style := st.Dim
+	style := in.styles.Dim
 	if hasFocus {
-		mark, style = text.SymFocus+" ", st.Key
+		mark, style = text.SymFocus+" ", in.styles.Key
 	}
 	var out []string
 	if l.question {
-		out = append(out, st.Warn.Render(text.Cut("  "+text.SymAsk+" "+text.CleanLine(in.question), width)))
+		out = append(out, in.styles.Warn.Render(text.Cut("  "+text.SymAsk+" "+text.CleanLine(in.question), width)))
 	}
 	if s := in.search; s != nil {
 		line := "  history search (ctrl+r older · enter take · esc cancel): " + text.CleanLine(s.query)
 		if s.match < 0 {
 			line = "  history search: nothing matches " + text.CleanLine(s.query) + " (backspace · esc cancel)"
 		}
-		out = append(out, st.Accent.Render(text.Cut(line, width)))
+		out = append(out, in.styles.Accent.Render(text.Cut(line, width)))
 	}
 	if l.menuShown > 0 {
 		out = append(out, in.menuView(l, width)...)
 	}
 	label := mark + in.label(running)
 	in.ta.Placeholder = in.placeholder
-	if running && in.mode != modeReason && in.value() == "" {
+	if running && in.mode != ModeReason && in.Value() == "" {
 		in.ta.Placeholder = "a run is going: esc stops it; you can type your next message meanwhile"
 	}
 	in.ta.SetWidth(l.textWidth)
@@ -456,9 +497,9 @@ func (in *inputBox) View(l inputLayout, width int, hasFocus, running bool) strin
 		}
 		switch {
 		case i == 0 && top > 0:
-			row = text.Pad(row, l.textWidth) + st.Dim.Render("↑")
+			row = text.Pad(row, l.textWidth) + in.styles.Dim.Render("↑")
 		case i == visible-1 && top+visible < len(rows):
-			row = text.Pad(row, l.textWidth) + st.Dim.Render("↓")
+			row = text.Pad(row, l.textWidth) + in.styles.Dim.Render("↓")
 		}
 		out = append(out, text.Cut(prefix+row, width))
 	}
@@ -467,7 +508,7 @@ func (in *inputBox) View(l inputLayout, width int, hasFocus, running bool) strin
 
 // menuView draws the slash-command menu: the entries l shows, the selected
 // one marked, each with its description.
-func (in *inputBox) menuView(l inputLayout, width int) []string {
+func (in *Box) menuView(l Layout, width int) []string {
 	menu := l.menu
 	sel := min(in.menuSel, len(menu)-1)
 	first := max(0, min(sel-l.menuShown+1, len(menu)-l.menuShown))
@@ -478,14 +519,14 @@ func (in *inputBox) menuView(l inputLayout, width int) []string {
 	var out []string
 	for i := first; i < first+l.menuShown; i++ {
 		e := menu[i]
-		line := "    " + text.Pad(e.label, labelW+2) + st.Dim.Render(e.desc)
+		line := "    " + text.Pad(e.label, labelW+2) + in.styles.Dim.Render(e.desc)
 		if i == sel {
-			line = "  " + st.Key.Render(text.SymFocus+" "+text.Pad(e.label, labelW+2)) + e.desc
+			line = "  " + in.styles.Key.Render(text.SymFocus+" "+text.Pad(e.label, labelW+2)) + e.desc
 		}
 		out = append(out, text.Cut(line, width))
 	}
 	if l.menuMore {
-		out = append(out, st.Dim.Render(text.Cut(fmt.Sprintf("    … %d more · ↑↓ choose · tab completes · esc closes", len(menu)-l.menuShown), width)))
+		out = append(out, in.styles.Dim.Render(text.Cut(fmt.Sprintf("    … %d more · ↑↓ choose · tab completes · esc closes", len(menu)-l.menuShown), width)))
 	}
 	return out
 }
