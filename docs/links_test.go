@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"unicode"
@@ -62,13 +63,16 @@ func TestCheckLinksReportsBrokenOnes(t *testing.T) {
 		"[rooted](/docs/a.md)",
 		"[third of two](docs/a.md#twice-2)",
 		"[bad]: docs/gone.md",
+		"[a link over",
+		"two lines](docs/missing-too.md) [and a good one over",
+		"two](docs/a.md#twice)",
 	}, "\n"))
 	write("docs/a.md", "# A\n\n## The input: lines, history\n\n## Twice\n\n### Twice\n")
 	write("docs/demo.svg", "<svg/>")
 
 	problems, links := checkLinks(root, []string{filepath.Join(root, "README.md")})
-	if links != 18 {
-		t.Errorf("checked %d links, want 18", links)
+	if links != 20 {
+		t.Errorf("checked %d links, want 20", links)
 	}
 	want := []string{
 		"README.md:10: docs/nope.md",
@@ -79,6 +83,7 @@ func TestCheckLinksReportsBrokenOnes(t *testing.T) {
 		"README.md:15: /docs/a.md",
 		"README.md:16: docs/a.md#twice-2",
 		"README.md:17: docs/gone.md",
+		"README.md:18: docs/missing-too.md",
 	}
 	if len(problems) != len(want) {
 		t.Fatalf("got %d problems, want %d:\n%s", len(problems), len(want), strings.Join(problems, "\n"))
@@ -125,10 +130,12 @@ func TestWithoutCodeSpans(t *testing.T) {
 var (
 	fence      = regexp.MustCompile("^ {0,3}(```|~~~)")
 	atxHeading = regexp.MustCompile(`^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`)
-	inlineLink = regexp.MustCompile(`!?\[([^\]]*)\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)`)
-	refDef     = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)`)
+	// The text of a link may run over lines, but not over a blank line.
+	inlineLink = regexp.MustCompile(`!?\[(?:[^\]\n]|\n[^\]\n])*\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)`)
+	refDef     = regexp.MustCompile(`(?m)^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)`)
 	htmlRef    = regexp.MustCompile(`(?i)<(?:img|a|source)\b[^>]*?\s(?:src|href|srcset)\s*=\s*"([^"]*)"`)
 	htmlID     = regexp.MustCompile(`(?i)<[a-z][^>]*?\s(?:id|name)\s*=\s*"([^"]*)"`)
+	linkText   = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 	scheme     = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:`)
 	tag        = regexp.MustCompile(`<[^>]*>`)
 )
@@ -239,33 +246,40 @@ type link struct {
 
 // extractLinks returns the targets of the inline links and images, link
 // reference definitions and HTML src/href attributes of a Markdown text,
-// leaving out code blocks and code spans.
+// leaving out code blocks and code spans. A link's text may run over
+// several lines of a paragraph; its line is the line it starts on.
 func extractLinks(text string) []link {
-	var links []link
+	lines := strings.Split(text, "\n")
 	inFence := false
-	for i, line := range strings.Split(text, "\n") {
-		if fence.MatchString(line) {
+	for i, line := range lines {
+		switch {
+		case fence.MatchString(line):
 			inFence = !inFence
-			continue
+			lines[i] = ""
+		case inFence:
+			lines[i] = ""
+		default:
+			lines[i] = withoutCodeSpans(line)
 		}
-		if inFence {
-			continue
+	}
+	clean := strings.Join(lines, "\n")
+	var found []struct {
+		at     int
+		target string
+	}
+	for _, re := range []*regexp.Regexp{refDef, inlineLink, htmlRef} {
+		for _, m := range re.FindAllStringSubmatchIndex(clean, -1) {
+			found = append(found, struct {
+				at     int
+				target string
+			}{m[0], clean[m[2]:m[3]]})
 		}
-		line = withoutCodeSpans(line)
-		add := func(target string) {
-			target = strings.TrimSuffix(strings.TrimPrefix(target, "<"), ">")
-			links = append(links, link{i + 1, target})
-		}
-		if m := refDef.FindStringSubmatch(line); m != nil {
-			add(m[1])
-			continue
-		}
-		for _, m := range inlineLink.FindAllStringSubmatch(line, -1) {
-			add(m[2])
-		}
-		for _, m := range htmlRef.FindAllStringSubmatch(line, -1) {
-			add(m[1])
-		}
+	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].at < found[j].at })
+	links := make([]link, 0, len(found))
+	for _, f := range found {
+		target := strings.TrimSuffix(strings.TrimPrefix(f.target, "<"), ">")
+		links = append(links, link{strings.Count(clean[:f.at], "\n") + 1, target})
 	}
 	return links
 }
@@ -352,7 +366,7 @@ func headingAnchors(text string) map[string]bool {
 // their text, no tags), lowercased, each space a hyphen, and every
 // character but letters, digits, marks, '-' and '_' dropped.
 func anchor(heading string) string {
-	heading = inlineLink.ReplaceAllString(heading, "$1")
+	heading = linkText.ReplaceAllString(heading, "$1")
 	heading = tag.ReplaceAllString(heading, "")
 	var b strings.Builder
 	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
