@@ -195,7 +195,7 @@ func (m *Model) pilotNext() (step pilotStep, ok bool) {
 	case m.help.open, m.diffScreen.Shown():
 		p.aim("close", now)
 		return pilotStep{key: keyOf(tea.KeyEsc), at: after(pilotMove)}, true
-	case m.grant.open:
+	case m.grant.Shown():
 		return m.pilotGrant(after)
 	case m.input.Mode() == input.ModeReason:
 		return m.pilotReason(after)
@@ -324,7 +324,7 @@ func (m *Model) grantChoice(c *callview.Call, kind string) int {
 // recorded; a chooser it did not open is closed.
 func (m *Model) pilotGrant(after func(time.Duration) time.Time) (pilotStep, bool) {
 	p := m.pilot
-	c := m.grant.call
+	c := m.grant.Call()
 	d := p.decision(c)
 	p.aim("grant", m.now())
 	if d == nil || d.Kind != model.DecisionGrant || m.grantChoice(c, d.Grant) < 0 {

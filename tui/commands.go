@@ -269,7 +269,7 @@ func (m *Model) resetSession() {
 	m.board = m.newBoard()
 	m.detail = detail.NewPane(m.styles)
 	m.diffScreen.Close()
-	m.grant.close()
+	m.grant.Close()
 	m.goal, m.session, m.queued = "", "", ""
 	m.last = nil
 	m.runTook = 0

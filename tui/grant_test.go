@@ -49,13 +49,13 @@ func TestGrantChooserOffersToolAndFolder(t *testing.T) {
 	h, policy, _ := pendingWrites(t, "mode:reads")
 	mustContain(t, h.view(), "y approve · n skip · g grant")
 	h.key("g")
-	if !h.m.grant.open {
+	if !h.m.grant.Shown() {
 		t.Fatalf("g did not open the grant chooser; note %q", h.m.note)
 	}
 	mustContain(t, h.view(), "Grant from #1 write_file", "1  allow write_file for this session", "2  allow write_file within docs/",
 		"1–2 or ↑↓ enter give the grant · esc close")
 	h.key("2")
-	if h.m.grant.open {
+	if h.m.grant.Shown() {
 		t.Fatal("choosing a grant left the chooser open")
 	}
 	got := policy.Grants()
@@ -77,7 +77,7 @@ func TestGrantChooserArrowsEnterAndEsc(t *testing.T) {
 	h, policy, _ := pendingWrites(t, "mode:reads")
 	h.key("g")
 	h.key("esc")
-	if h.m.grant.open || len(policy.Grants()) != 0 {
+	if h.m.grant.Shown() || len(policy.Grants()) != 0 {
 		t.Fatal("esc did not close the chooser without a grant")
 	}
 	if h.m.run.stopping {
@@ -96,7 +96,7 @@ func TestGrantKeySafety(t *testing.T) {
 	t.Run("several runes in one message never act", func(t *testing.T) {
 		h, policy, _ := pendingWrites(t, "mode:reads")
 		h.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("g2")})
-		if h.m.grant.open {
+		if h.m.grant.Shown() {
 			t.Fatal(`"g2" in one message opened the chooser`)
 		}
 		h.key("g")
@@ -118,12 +118,12 @@ func TestGrantKeySafety(t *testing.T) {
 		}}, decide(1, 0, "ask", "mode:reads", "asks"), decide(1, 1, "ask", "mode:reads", "asks"),
 			grantRequest(1, 0, "docs/a.md", "mode:reads"))
 		h.key("g")
-		if h.m.grant.open {
+		if h.m.grant.Shown() {
 			t.Fatal("g within the grace period opened the chooser")
 		}
 		h.clock.advance(DefaultGrace)
 		h.key("g")
-		if !h.m.grant.open {
+		if !h.m.grant.Shown() {
 			t.Fatal("g after the grace period did not open the chooser")
 		}
 		// Another approval arrives while the person chooses.
@@ -144,15 +144,15 @@ func TestGrantKeySafety(t *testing.T) {
 		h.key("tab")
 		h.key("tab")
 		h.typeText("g1")
-		if h.m.grant.open || len(policy.Grants()) != 0 || h.m.input.Value() != "g1" {
-			t.Fatalf("typing g1 in the input acted: chooser %v, grants %v, input %q", h.m.grant.open, policy.Grants(), h.m.input.Value())
+		if h.m.grant.Shown() || len(policy.Grants()) != 0 || h.m.input.Value() != "g1" {
+			t.Fatalf("typing g1 in the input acted: chooser %v, grants %v, input %q", h.m.grant.Shown(), policy.Grants(), h.m.input.Value())
 		}
 	})
 	t.Run("a call that stops waiting closes the chooser", func(t *testing.T) {
 		h, policy, reqs := pendingWrites(t, "mode:reads")
 		h.key("g")
 		h.feed(approvalGone{id: reqs[0].ID})
-		if h.m.grant.open {
+		if h.m.grant.Shown() {
 			t.Fatal("the chooser stayed open for a call that no longer waits")
 		}
 		mustContain(t, h.view(), "no longer waiting for approval")
@@ -165,7 +165,7 @@ func TestGrantKeySafety(t *testing.T) {
 		h, _, reqs := pendingWrites(t, "mode:reads")
 		h.feed(approvalGone{id: reqs[0].ID}, decide(1, 0, "skip", "user", "no"))
 		h.key("g")
-		if h.m.grant.open {
+		if h.m.grant.Shown() {
 			t.Fatal("g opened the chooser for a call that is not waiting")
 		}
 	})
@@ -174,7 +174,7 @@ func TestGrantKeySafety(t *testing.T) {
 func TestGrantCannotOverrideAskRule(t *testing.T) {
 	h, policy, _ := pendingWrites(t, "rule:ask-docs")
 	h.key("g")
-	if h.m.grant.open {
+	if h.m.grant.Shown() {
 		t.Fatal("g offered grants for a call an ask rule asks about")
 	}
 	mustContain(t, h.view(), "a grant cannot override an ask rule: rule ask-docs asks")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agenttui/agenttui/tui/board"
 	"github.com/agenttui/agenttui/tui/detail"
+	"github.com/agenttui/agenttui/tui/grant"
 	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/transcript"
 )
@@ -43,29 +44,6 @@ func DefaultGlobalKeys() GlobalKeys {
 	}
 }
 
-// GrantKeys are the keys of the grant chooser, active while it is open.
-type GrantKeys struct {
-	// Up and Down move the selection.
-	Up, Down key.Binding
-	// Pick chooses a grant by its number.
-	Pick key.Binding
-	// Choose gives the selected grant.
-	Choose key.Binding
-	// Cancel closes the chooser without a grant.
-	Cancel key.Binding
-}
-
-// DefaultGrantKeys returns the grant chooser's key map.
-func DefaultGrantKeys() GrantKeys {
-	return GrantKeys{
-		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "select the previous grant")),
-		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "select the next grant")),
-		Pick:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1/2", "give that grant")),
-		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "give the selected grant")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close without a grant")),
-	}
-}
-
 // KeyMap is every key of the console, grouped by the part that handles it;
 // it implements help.KeyMap, so the help overlay lists them all.
 type KeyMap struct {
@@ -74,7 +52,7 @@ type KeyMap struct {
 	// Board are the call board's keys, approvals among them.
 	Board board.KeyMap
 	// Grant are the grant chooser's keys.
-	Grant GrantKeys
+	Grant grant.KeyMap
 	// Transcript are the transcript's scrolling keys.
 	Transcript transcript.KeyMap
 	// Diff are the full-screen diff's keys.
@@ -88,7 +66,7 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Global:     DefaultGlobalKeys(),
 		Board:      board.DefaultKeyMap(),
-		Grant:      DefaultGrantKeys(),
+		Grant:      grant.DefaultKeyMap(),
 		Transcript: transcript.DefaultKeyMap(),
 		Diff:       detail.DefaultKeyMap(),
 		Input:      input.DefaultKeyMap(),

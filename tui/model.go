@@ -19,6 +19,7 @@ import (
 	"github.com/agenttui/agenttui/tui/detail"
 	"github.com/agenttui/agenttui/tui/diffview"
 	"github.com/agenttui/agenttui/tui/export"
+	"github.com/agenttui/agenttui/tui/grant"
 	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/internal/screen"
 	"github.com/agenttui/agenttui/tui/internal/text"
@@ -83,7 +84,7 @@ type Model struct {
 	board      board.Model
 	detail     detail.Pane
 	input      input.Box
-	grant      grantChooser
+	grant      grant.Chooser
 	diffScreen detail.DiffScreen
 	servers    serverLine
 	status     statusBar
@@ -172,7 +173,6 @@ func New(opts Options) Model {
 	m := Model{
 		opts: opts, keys: DefaultKeyMap(), styles: text.DefaultStyles(), now: now, bridge: opts.Bridge,
 		answers: map[uint64]chan approval.Answer{},
-		grant:   newGrantChooser(),
 		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		goal:    text.CleanLine(opts.Goal),
 		model:   text.CleanLine(opts.Model),
@@ -189,7 +189,7 @@ func New(opts Options) Model {
 	if opts.History != nil {
 		m.input.SetHistory(opts.History.Entries())
 	}
-	m.grant.Keys = m.keys.Grant
+	m.grant = grant.New(m.keys.Grant, m.styles)
 	m.tick = opts.Tick
 	if m.tick == nil {
 		m.tick = tea.Tick
@@ -269,8 +269,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, m.apply(item))
 		}
 		cmds = append(cmds, m.board.ExternalChange(), m.bridge.wait())
-		if m.grant.stale() {
-			m.grant.close()
+		if m.grant.Stale() {
+			m.grant.Close()
 			m.note = "the call is no longer waiting for approval; no grant given"
 		}
 	case startMsg:
@@ -330,7 +330,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pilotWake:
 		cmds = append(cmds, m.wakePilot(msg))
 	default:
-		if input.IsShiftEnter(msg) && m.focus == focusInput && !m.help.open && !m.grant.open && !m.diffScreen.Shown() {
+		if input.IsShiftEnter(msg) && m.focus == focusInput && !m.help.open && !m.grant.Shown() && !m.diffScreen.Shown() {
 			m.input.Newline()
 		}
 	}
@@ -368,7 +368,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.grant.open {
+	if m.grant.Shown() {
 		m.grantKey(msg)
 		return nil
 	}
@@ -542,19 +542,19 @@ func (m *Model) offerGrants(c *callview.Call) {
 	for i, g := range grants {
 		labels[i] = p.GrantLabel(g)
 	}
-	m.grant.show(c, grants, labels)
+	m.grant.Show(c, grants, labels)
 }
 
 // grantKey routes a key to the open grant chooser and gives the grant it
 // picks, which releases at once every waiting call the grant covers.
 func (m *Model) grantKey(msg tea.KeyMsg) {
 	act := m.grant.Update(msg, m.board.Armed())
-	m.note = act.note
-	if act.grant == nil {
+	m.note = act.Note
+	if act.Grant == nil {
 		return
 	}
-	n := m.respond(answer{kind: answerGrant, grant: *act.grant})
-	m.note = fmt.Sprintf("granted %s for the rest of the session: it released %d waiting call(s)", act.label, n)
+	n := m.respond(answer{kind: answerGrant, grant: *act.Grant})
+	m.note = fmt.Sprintf("granted %s for the rest of the session: it released %d waiting call(s)", act.Label, n)
 }
 
 // st are the console's styles, until every part takes them from the

@@ -112,7 +112,7 @@ func TestGrantSandboxedShellCommands(t *testing.T) {
 		reqs[0], reqs[1])
 	h.clock.advance(DefaultGrace)
 	h.key("g")
-	if !h.m.grant.open {
+	if !h.m.grant.Shown() {
 		t.Fatalf("g did not open the chooser; note %q", h.m.note)
 	}
 	mustContain(t, h.view(), "1  allow sandboxed run_shell commands for this session")
@@ -122,7 +122,7 @@ func TestGrantSandboxedShellCommands(t *testing.T) {
 	h.key("down")
 	h.clock.advance(DefaultGrace)
 	h.key("g")
-	if h.m.grant.open {
+	if h.m.grant.Shown() {
 		t.Fatal("a call leaving the sandbox opened the grant chooser")
 	}
 	mustContain(t, h.view(), "no grant covers a call that asks to run outside its sandbox")

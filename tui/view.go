@@ -38,8 +38,8 @@ func (m *Model) plan() sizes {
 	fixed := s.header + s.note + s.status
 	s.in = m.input.Plan(m.width, max(1, m.height-fixed-minRest), m.inputRows(), m.run != nil)
 	s.input = s.in.Lines()
-	if m.grant.open {
-		s.input = m.grant.lines()
+	if m.grant.Shown() {
+		s.input = m.grant.Lines()
 	}
 	rest := m.height - s.header - s.note - s.input - s.status
 	if rest < 3 {
@@ -132,7 +132,7 @@ func (m Model) View() string {
 		}
 	}
 	parts = append(parts, st.Accent.Render(text.Cut(m.note, m.width)))
-	if m.grant.open {
+	if m.grant.Shown() {
 		parts = append(parts, m.grant.View(m.width))
 	} else {
 		parts = append(parts, m.input.View(s.in, m.width, m.focus == focusInput, m.run != nil))
@@ -255,10 +255,10 @@ func (m Model) hints() string {
 		return "esc/? close help"
 	case m.diffScreen.Shown():
 		return "↑↓ pgup pgdn scroll · v layout · esc close · y approve · n skip"
-	case m.grant.open && !m.board.Armed():
+	case m.grant.Shown() && !m.board.Armed():
 		return "grant keys paused ½ s: the approvals just changed · esc close"
-	case m.grant.open:
-		return fmt.Sprintf("1–%d or ↑↓ enter give the grant · esc close", len(m.grant.grants))
+	case m.grant.Shown():
+		return fmt.Sprintf("1–%d or ↑↓ enter give the grant · esc close", m.grant.Len())
 	case m.openErr != "":
 		return "ctrl+c×2 quit"
 	case m.focus == focusInput && m.input.Mode() == input.ModeReason:
