@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttui/agenttui/tui/autopilot"
 	"github.com/agenttui/agenttui/tui/input"
 
 	"github.com/agenttui/agenttui/approval"
@@ -49,7 +50,7 @@ func (h *harness) pilotUntil(what string, ok func() bool) {
 	h.t.Helper()
 	for i := 0; !ok(); i++ {
 		if i > 1000 || !h.wake() {
-			h.t.Fatalf("the autopilot stopped before %s; status %q, note %q:\n%s", what, h.m.pilot.say, h.m.note, h.view())
+			h.t.Fatalf("the autopilot stopped before %s; status %q, note %q:\n%s", what, h.m.pilot.Say, h.m.note, h.view())
 		}
 	}
 }
@@ -66,8 +67,8 @@ func TestAutopilotTypesTheGoalAtAHumanCadence(t *testing.T) {
 	h, _ := newPilotHarness(t, pilotScenario, 1)
 	mustContain(t, h.view(), "▶ autopilot: typing · any key takes over")
 	h.pilotUntil("the first key", func() bool { return h.m.input.Value() != "" })
-	if v, took := h.m.input.Value(), h.clock.now().Sub(t0); v != "T" || took < pilotLead {
-		t.Fatalf("the first key typed %q after %v, want T after at least %v", v, took, pilotLead)
+	if v, took := h.m.input.Value(), h.clock.now().Sub(t0); v != "T" || took < autopilot.Lead {
+		t.Fatalf("the first key typed %q after %v, want T after at least %v", v, took, autopilot.Lead)
 	}
 	// One key at a time, each a message of its own, as a terminal sends
 	// them.
@@ -120,7 +121,7 @@ func TestAutopilotAnswersApprovalsAsRecorded(t *testing.T) {
 	if !a.Approve || h.m.board.Focus() != 1 {
 		t.Fatalf("answer %+v with focus on #%d", a, h.m.board.Focus()+1)
 	}
-	if took := h.clock.now().Sub(arrived); took < pilotRead {
+	if took := h.clock.now().Sub(arrived); took < autopilot.Read {
 		t.Fatalf("approved %v after the request, before a viewer could read it", took)
 	}
 	mustContain(t, h.view(), "approved #2 write_file")
@@ -191,7 +192,7 @@ func TestPersonsKeyPausesTheAutopilotAndCtrlOResumes(t *testing.T) {
 	}
 	// Resumed over text it did not type, it says so and waits.
 	h.update(keyMsg("ctrl+o"))
-	h.pilotUntil("it stops again", func() bool { return h.m.pilot.paused })
+	h.pilotUntil("it stops again", func() bool { return h.m.pilot.Paused })
 	mustContain(t, h.view(), "autopilot paused: the input holds text the autopilot did not type")
 	h.update(keyMsg("backspace"))
 	h.update(keyMsg("ctrl+o"))

@@ -281,7 +281,7 @@ func (m *Model) resetSession() {
 	m.input.SetMode(input.ModeGoal, "")
 	m.setFocus(focusInput)
 	if m.pilot != nil {
-		m.pilot.reset()
+		m.pilot.Reset()
 	}
 }
 

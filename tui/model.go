@@ -14,6 +14,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/tui/autopilot"
 	"github.com/agenttui/agenttui/tui/board"
 	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/detail"
@@ -147,7 +148,7 @@ type Model struct {
 
 	// pilot is the autopilot, when there is one; tick schedules its
 	// steps.
-	pilot *pilot
+	pilot *autopilot.Pilot
 	tick  func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 }
 
@@ -195,7 +196,7 @@ func New(opts Options) Model {
 		m.tick = tea.Tick
 	}
 	if a := opts.Autopilot; a != nil && a.Scenario != nil && len(a.Scenario.Steps) > 0 {
-		m.pilot = newPilot(a, opts.Goal != "")
+		m.pilot = autopilot.New(a.Scenario, a.Speed, opts.Goal != "")
 	} else {
 		m.keys.Global.Autopilot.SetEnabled(false)
 	}

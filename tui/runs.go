@@ -77,7 +77,7 @@ func (m *Model) apply(item any) tea.Cmd {
 		m.transcript.Add(transcript.Note{Text: "the conversation could not be compacted: " + text.Clean(ev.Error), Warn: true})
 	case runtime.ReplyReceived:
 		if m.pilot != nil && !m.replaying {
-			m.pilot.observe(ev)
+			m.pilot.Observe(ev)
 		}
 		m.thinking = false
 		m.retry = nil

@@ -219,7 +219,7 @@ func (m Model) statusView() string {
 	if m.run != nil && m.thinking {
 		info.retry = m.retryStatus()
 	}
-	info.pilot, info.pilotWarn = m.pilotStatus()
+	info.pilot, info.pilotWarn = m.pilot.Status(m.keys.Global.Autopilot.Help().Key)
 	if m.ticking {
 		info.frame = m.spin.View()
 	}
