@@ -557,7 +557,3 @@ func (m *Model) grantKey(msg tea.KeyMsg) {
 	n := m.respond(answer{kind: answerGrant, grant: *act.Grant})
 	m.note = fmt.Sprintf("granted %s for the rest of the session: it released %d waiting call(s)", act.Label, n)
 }
-
-// st are the console's styles, until every part takes them from the
-// console.
-var st = text.DefaultStyles()

@@ -120,7 +120,7 @@ func (m Model) View() string {
 	parts = append(parts, m.headerView(s.header))
 	switch {
 	case m.help.open:
-		parts = append(parts, m.help.View(m.keys, m.width, s.transcript+s.board+s.detail))
+		parts = append(parts, m.help.View(m.styles, m.keys, m.width, s.transcript+s.board+s.detail))
 	case m.diffScreen.Shown():
 		parts = append(parts, m.diffScreen.View(m.width, s.transcript+s.board+s.detail, m.detail.LayoutAt(m.width)))
 	default:
@@ -131,7 +131,7 @@ func (m Model) View() string {
 			parts = append(parts, m.detail.View(m.board.Focused(), m.board.Reply(), m.opts.Workspace, m.width, s.detail))
 		}
 	}
-	parts = append(parts, st.Accent.Render(text.Cut(m.note, m.width)))
+	parts = append(parts, m.styles.Accent.Render(text.Cut(m.note, m.width)))
 	if m.grant.Shown() {
 		parts = append(parts, m.grant.View(m.width))
 	} else {
@@ -156,51 +156,51 @@ func (m Model) smallView() string {
 // sandboxed, the goal, the MCP servers and the scenario's description.
 func (m Model) headerView(height int) string {
 	var b strings.Builder
-	b.WriteString(st.Title.Render("agenttui"))
+	b.WriteString(m.styles.Title.Render("agenttui"))
 	if m.opts.Demo {
-		b.WriteString(" " + st.Badge.Render("[DEMO]"))
+		b.WriteString(" " + m.styles.Badge.Render("[DEMO]"))
 	}
-	b.WriteString(st.Dim.Render(" · model ") + m.model)
+	b.WriteString(m.styles.Dim.Render(" · model ") + m.model)
 	if w := m.opts.ContextWindow; w > 0 {
 		ctx := " ctx " + text.WindowSize(w)
 		if m.opts.ContextGuessed {
 			ctx = " ctx ~" + text.WindowSize(w) + " (a guess)"
 		}
-		b.WriteString(st.Dim.Render(ctx))
+		b.WriteString(m.styles.Dim.Render(ctx))
 	}
-	b.WriteString(st.Dim.Render(" · mode ") + st.Bold.Render(text.CleanLine(string(m.mode))) + st.Dim.Render(" (shift+tab)"))
+	b.WriteString(m.styles.Dim.Render(" · mode ") + m.styles.Bold.Render(text.CleanLine(string(m.mode))) + m.styles.Dim.Render(" (shift+tab)"))
 	if m.mode == approval.ModePlan {
 		// Plan mode changes what the agent may do: it must be seen.
-		b.WriteString(" " + st.Badge.Render("[PLAN: read-only]"))
+		b.WriteString(" " + m.styles.Badge.Render("[PLAN: read-only]"))
 	}
-	b.WriteString(st.Dim.Render(" · focus ") + m.focus.String())
+	b.WriteString(m.styles.Dim.Render(" · focus ") + m.focus.String())
 	if m.session != "" {
-		b.WriteString(st.Dim.Render(" · session ") + m.session)
+		b.WriteString(m.styles.Dim.Render(" · session ") + m.session)
 	}
 	if m.opts.Instructions != "" {
-		b.WriteString(st.Dim.Render(" · ") + text.CleanLine(m.opts.Instructions))
+		b.WriteString(m.styles.Dim.Render(" · ") + text.CleanLine(m.opts.Instructions))
 	}
 	lines := []string{text.Cut(b.String(), m.width)}
 	goal := m.goal
 	if goal == "" {
-		goal = st.Dim.Render("none yet")
+		goal = m.styles.Dim.Render("none yet")
 	}
 	shell := ""
 	if m.opts.Shell != "" {
 		// Whether commands are confined changes what approving one
 		// means: it leads the line, in warning colours when they are not.
-		style := st.Dim
+		style := m.styles.Dim
 		if !strings.HasPrefix(m.opts.Shell, "shell: sandboxed") {
-			style = st.Warn
+			style = m.styles.Warn
 		}
-		shell = style.Render(text.CleanLine(m.opts.Shell)) + st.Dim.Render(" · ")
+		shell = style.Render(text.CleanLine(m.opts.Shell)) + m.styles.Dim.Render(" · ")
 	}
-	lines = append(lines, text.Cut(shell+st.Dim.Render("Goal: ")+goal, m.width))
+	lines = append(lines, text.Cut(shell+m.styles.Dim.Render("Goal: ")+goal, m.width))
 	if m.servers.shown() {
-		lines = append(lines, m.servers.View(m.width))
+		lines = append(lines, m.servers.View(m.styles, m.width))
 	}
 	if len(lines) < height {
-		lines = append(lines, st.Dim.Render(text.Cut(text.CleanLine(m.opts.Description), m.width)))
+		lines = append(lines, m.styles.Dim.Render(text.Cut(text.CleanLine(m.opts.Description), m.width)))
 	}
 	return text.JoinLines(lines, height)
 }
@@ -238,14 +238,14 @@ func (m Model) statusView() string {
 	if m.run == nil && m.last != nil {
 		switch m.last.Status {
 		case runtime.StatusSucceeded:
-			info.ended = st.OK.Render(text.SymOK + " succeeded")
+			info.ended = m.styles.OK.Render(text.SymOK + " succeeded")
 		case runtime.StatusFailed:
-			info.ended = st.Err.Render(text.SymErr + " failed")
+			info.ended = m.styles.Err.Render(text.SymErr + " failed")
 		default:
-			info.ended = st.Warn.Render(text.SymAsk + " question")
+			info.ended = m.styles.Warn.Render(text.SymAsk + " question")
 		}
 	}
-	return m.status.View(m.width, info)
+	return m.status.View(m.styles, m.width, info)
 }
 
 // hints are the keys that do something now.
