@@ -17,7 +17,7 @@ import (
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/detail"
-	"github.com/agenttui/agenttui/tui/export"
+	"github.com/agenttui/agenttui/tui/mdtranscript"
 	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/internal/text"
 	"github.com/agenttui/agenttui/tui/transcript"
@@ -380,8 +380,8 @@ func (m *Model) cmdQuit(string) tea.Cmd {
 }
 
 // newExport returns an empty export log for a session in workspace.
-func newExport(workspace string) *export.Log {
-	l := export.New()
+func newExport(workspace string) *mdtranscript.Log {
+	l := mdtranscript.New()
 	l.Workspace = workspace
 	return l
 }

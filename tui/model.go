@@ -19,7 +19,7 @@ import (
 	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/detail"
 	"github.com/agenttui/agenttui/tui/diffview"
-	"github.com/agenttui/agenttui/tui/export"
+	"github.com/agenttui/agenttui/tui/mdtranscript"
 	"github.com/agenttui/agenttui/tui/grant"
 	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/internal/screen"
@@ -136,7 +136,7 @@ type Model struct {
 	// (a /compact); nil otherwise.
 	cancelBusy context.CancelFunc
 	// export gathers the session's events for /export.
-	export *export.Log
+	export *mdtranscript.Log
 	// md renders the model's finished text as Markdown; see markdown().
 	md *markdown.Renderer
 	// term hands the terminal over to the person's editor, when the

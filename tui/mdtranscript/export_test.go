@@ -1,4 +1,4 @@
-package export
+package mdtranscript
 
 import (
 	"encoding/json"

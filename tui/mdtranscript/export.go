@@ -1,4 +1,4 @@
-// Package export writes a console session's transcript as Markdown: the goal
+// Package mdtranscript writes a console session's transcript as Markdown: the goal
 // and every later input, the model's text, each call with its arguments,
 // what became of it and a preview of its result, notices, and each outcome.
 //
@@ -8,7 +8,7 @@
 // in the export comes from outside agenttui, so it is sanitised (a file that
 // is later printed in a terminal cannot drive it) and redacted (secrets
 // never reach a file).
-package export
+package mdtranscript
 
 import (
 	"bytes"
