@@ -17,9 +17,9 @@ import (
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/detail"
-	"github.com/agenttui/agenttui/tui/mdtranscript"
 	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/internal/text"
+	"github.com/agenttui/agenttui/tui/mdtranscript"
 	"github.com/agenttui/agenttui/tui/transcript"
 )
 

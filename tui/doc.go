@@ -5,20 +5,40 @@
 // a function it is given (Options.Run), reads the run's events through a
 // Bridge, and answers approval requests that reach it through the same
 // Bridge. Everything it draws that came from outside agenttui (model text,
-// tool names, arguments, tool output, reasons, questions) passes through
-// internal/sanitize first, so no output can move the cursor, recolour the
-// screen, or draw a fake approval line.
+// tool names, arguments, tool output, reasons, questions) is cleaned first,
+// so no output can move the cursor, recolour the screen, or draw a fake
+// approval line.
 //
 // The screen, from the top: the header (goal, model, approval mode, a DEMO
-// badge in the demo); the transcript; the call board of the active reply,
-// grouped into the batches that run together; the detail pane of the focused
-// call; the input line; the status bar. Each part is its own small model in
-// this package, in the style of the bubbles components: transcriptModel,
-// boardModel, detailPane, inputLine, grantChooser (g on a pending call),
-// serverLine (the MCP servers in the header), statusBar and helpOverlay,
-// each with its own Update and View and, where it takes keys, its key map
-// (see KeyMap); Model only routes messages to them and lays them out. Run
-// draws the console on a terminal.
+// badge in the demo, the MCP servers); the transcript; the call board of the
+// active reply, grouped into the batches that run together; the detail pane
+// of the focused call; the note line; the input; the status bar.
+//
+// # A root and its parts
+//
+// Model is the root. It routes messages and keys, keeps the focus, lays the
+// screen out, draws the header, the status bar and the help, carries out the
+// slash commands, and applies the runtime's events to the view of the reply.
+// Each part of the screen is a package beneath it that imports neither this
+// package nor another part, only the shared leaves: tui/callview (the view
+// of the reply and its calls, which every part reads), tui/internal/text
+// (cleaning, cutting, styles and symbols), tui/internal/screen (the renderer
+// and the terminal hand-over), tui/diffview and tui/markdown. The parts are
+// tui/board (the call board, its approval keys and their grace period),
+// tui/detail (the detail pane and the full-screen diff), tui/transcript,
+// tui/input (the text, its history and the slash-command menu), tui/grant
+// (the grant chooser) and tui/autopilot (a pure function from what the
+// screen shows to the next key). A part's Update returns an action value
+// saying what the person asked for; the root performs it. Key maps and
+// styles are values the root hands down.
+//
+// Every answer to the runtime goes through one function, Model.respond: the
+// board's y, a and A, the skip reason, the person's edit, a grant, and the
+// skip of a request the board cannot show. Nothing else holds the channel a
+// request waits on, so an answer is always bound to the preview the person
+// saw and is sent once.
+//
+// # Opening a session
 //
 // Nothing slow happens before the first frame. A caller with work to do
 // before the session can run (reading a journal, starting MCP servers)
@@ -26,7 +46,7 @@
 // hands the session over with Bridge.Open: a stored session's events
 // (Opened.History) go through the same path as live ones, so the earlier
 // transcript looks as it did, and an interrupted run carries on as a run
-// (Opened.Resume).
+// (Opened.Resume). Run draws the console on a terminal.
 //
 // One goroutine owns each piece of mutable state: everything in Model is
 // touched only by bubbletea's event loop; the Bridge's queue is guarded by

@@ -19,12 +19,12 @@ import (
 	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/detail"
 	"github.com/agenttui/agenttui/tui/diffview"
-	"github.com/agenttui/agenttui/tui/mdtranscript"
 	"github.com/agenttui/agenttui/tui/grant"
 	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/internal/screen"
 	"github.com/agenttui/agenttui/tui/internal/text"
 	"github.com/agenttui/agenttui/tui/markdown"
+	"github.com/agenttui/agenttui/tui/mdtranscript"
 	"github.com/agenttui/agenttui/tui/transcript"
 )
 
