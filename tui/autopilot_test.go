@@ -5,13 +5,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenttui/agenttui/tui/autopilot"
-	"github.com/agenttui/agenttui/tui/input"
-
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
+	"github.com/agenttui/agenttui/tui/autopilot"
+	"github.com/agenttui/agenttui/tui/input"
 )
 
 // pilotScenario is a person's session: a goal; a reply whose read runs,

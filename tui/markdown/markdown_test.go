@@ -13,9 +13,9 @@ import (
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
 
 	"github.com/agenttui/agenttui/internal/sanitize"
-	"github.com/muesli/termenv"
 )
 
 // answer is a model's answer with every kind of Markdown the console draws.
