@@ -20,7 +20,7 @@ func (h *helpOverlay) toggle() { h.open = !h.open }
 // View draws the overlay in exactly height lines, listing every binding of
 // keys by the part it belongs to, and the slash commands; in two columns
 // when one does not fit.
-func (h helpOverlay) View(st text.Styles, keys KeyMap, width, height int) string {
+func (h helpOverlay) View(st *text.Styles, keys KeyMap, width, height int) string {
 	titles := []string{"On the board", "In the input and the transcript", "Anywhere", "In the full-screen diff (f)"}
 	var blocks [][]string
 	for i, group := range keys.FullHelp() {
@@ -73,7 +73,7 @@ func (h helpOverlay) View(st text.Styles, keys KeyMap, width, height int) string
 	return text.JoinLines(out, height)
 }
 
-func bindingLine(st text.Styles, b key.Binding) string {
+func bindingLine(st *text.Styles, b key.Binding) string {
 	h := b.Help()
 	k := h.Key
 	if n := ansi.StringWidth(k); n < 12 {

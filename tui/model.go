@@ -71,7 +71,7 @@ type startMsg struct{ input string }
 type Model struct {
 	opts   Options
 	keys   KeyMap
-	styles text.Styles
+	styles *text.Styles
 	// answers are where the answers to the approval requests on the board
 	// go, by request; only respond sends on them.
 	answers map[uint64]chan approval.Answer

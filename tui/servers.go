@@ -36,7 +36,7 @@ func (l *serverLine) set(s []Server) { l.servers = s }
 func (l *serverLine) shown() bool { return len(l.servers) > 0 }
 
 // View draws the line at width: "mcp: ✓ fs ready, 11 tools · ✗ tracker failed".
-func (l *serverLine) View(st text.Styles, width int) string {
+func (l *serverLine) View(st *text.Styles, width int) string {
 	parts := make([]string, 0, len(l.servers))
 	for _, s := range l.servers {
 		name := text.CleanLine(s.Name)

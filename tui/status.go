@@ -33,7 +33,7 @@ type statusInfo struct {
 }
 
 // View draws the bar on one line of width columns.
-func (statusBar) View(st text.Styles, width int, s statusInfo) string {
+func (statusBar) View(st *text.Styles, width int, s statusInfo) string {
 	var parts []string
 	switch {
 	case s.stopping:

@@ -34,7 +34,7 @@ type Model struct {
 	// Keys are the board's keys.
 	Keys KeyMap
 	// Styles are the styles it draws with.
-	Styles text.Styles
+	Styles *text.Styles
 
 	reply     *callview.Reply
 	focus     int // index of the focused call in reply.calls
@@ -83,7 +83,7 @@ type GraceEndMsg struct{ Seq int }
 // it shows relative to it. now tells the time; grace is how long approval
 // keys are ignored after what they act on changes, none when it is zero or
 // less.
-func New(workspace string, now func() time.Time, grace time.Duration, keys KeyMap, styles text.Styles) Model {
+func New(workspace string, now func() time.Time, grace time.Duration, keys KeyMap, styles *text.Styles) Model {
 	return Model{Keys: keys, Styles: styles, workspace: workspace, now: now, grace: grace}
 }
 

@@ -19,7 +19,7 @@ import (
 type DiffScreen struct {
 	// Keys are the screen's keys.
 	Keys   KeyMap
-	styles text.Styles
+	styles *text.Styles
 
 	open   bool
 	call   *callview.Call
@@ -39,7 +39,7 @@ type diffScreenCache struct {
 }
 
 // NewDiffScreen returns a closed screen with keys, drawing with styles.
-func NewDiffScreen(keys KeyMap, styles text.Styles) DiffScreen {
+func NewDiffScreen(keys KeyMap, styles *text.Styles) DiffScreen {
 	return DiffScreen{Keys: keys, styles: styles, cache: &diffScreenCache{}}
 }
 

@@ -21,7 +21,7 @@ import (
 // and the exact text the model read. Collapsed, it shows the first lines;
 // expanded (Enter on the board), it takes more of the screen and scrolls.
 type Pane struct {
-	styles   text.Styles
+	styles   *text.Styles
 	expanded bool
 	offset   int
 	height   int // the height last laid out, which scrolling works in
@@ -44,7 +44,7 @@ type detailCache struct {
 }
 
 // NewPane returns a collapsed pane that draws with styles.
-func NewPane(styles text.Styles) Pane { return Pane{styles: styles, cache: &detailCache{}} }
+func NewPane(styles *text.Styles) Pane { return Pane{styles: styles, cache: &detailCache{}} }
 
 // Expanded reports whether the pane is expanded.
 func (d *Pane) Expanded() bool { return d.expanded }
@@ -136,7 +136,7 @@ func (d *Pane) View(c *callview.Call, r *callview.Reply, ws string, width, heigh
 // detailLines builds the pane's content. Untrusted text is cleaned and shown
 // behind a "│ " gutter, so nothing in it can pass for the console's own
 // lines.
-func detailLines(st text.Styles, c *callview.Call, r *callview.Reply, ws string, width int, layout diffview.Layout) []string {
+func detailLines(st *text.Styles, c *callview.Call, r *callview.Reply, ws string, width int, layout diffview.Layout) []string {
 	var out []string
 	add := func(label, s string) {
 		out = append(out, text.Indent(label+s, "", width)...)
@@ -186,7 +186,7 @@ func detailLines(st text.Styles, c *callview.Call, r *callview.Reply, ws string,
 }
 
 // policyLines says which decisions were made about the call and by what.
-func policyLines(st text.Styles, c *callview.Call, ws string, width int) []string {
+func policyLines(st *text.Styles, c *callview.Call, ws string, width int) []string {
 	if len(c.Decisions) == 0 {
 		return []string{st.Dim.Render("policy: not reviewed yet")}
 	}
@@ -256,7 +256,7 @@ const detailDiffLines = 200
 // changeLines draws the change section of c's details: what the change
 // does, whether it is provisional or moved since an approval, and the diff
 // or the command.
-func changeLines(st text.Styles, c *callview.Call, r *callview.Reply, width int, layout diffview.Layout) []string {
+func changeLines(st *text.Styles, c *callview.Call, r *callview.Reply, width int, layout diffview.Layout) []string {
 	ch := c.Change
 	if ch == nil {
 		return nil

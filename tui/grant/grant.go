@@ -27,7 +27,7 @@ import (
 type Chooser struct {
 	// Keys are the chooser's keys.
 	Keys   KeyMap
-	styles text.Styles
+	styles *text.Styles
 
 	open   bool
 	call   *callview.Call
@@ -45,7 +45,7 @@ type Action struct {
 }
 
 // New returns a closed chooser with keys, drawing with styles.
-func New(keys KeyMap, styles text.Styles) Chooser { return Chooser{Keys: keys, styles: styles} }
+func New(keys KeyMap, styles *text.Styles) Chooser { return Chooser{Keys: keys, styles: styles} }
 
 // Shown reports whether the chooser is open.
 func (g *Chooser) Shown() bool { return g.open }

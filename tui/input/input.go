@@ -58,7 +58,7 @@ const menuRows = 6
 type Box struct {
 	// Keys are the input's keys.
 	Keys   KeyMap
-	styles text.Styles
+	styles *text.Styles
 
 	ta       textarea.Model
 	mode     Mode
@@ -112,7 +112,7 @@ type MenuEntry struct {
 
 // New returns an input for a goal, holding prefill, whose menu offers
 // commands; it has focus.
-func New(prefill string, commands []Command, keys KeyMap, styles text.Styles) Box {
+func New(prefill string, commands []Command, keys KeyMap, styles *text.Styles) Box {
 	ta := textarea.New()
 	ta.Prompt = ""
 	ta.ShowLineNumbers = false

@@ -26,7 +26,7 @@ func NewCompaction(ev runtime.Compacted) Compaction {
 	return Compaction{ev: ev, summary: text.Clean(ev.Summary), open: new(bool)}
 }
 
-func (c Compaction) lines(width int, st text.Styles) []string {
+func (c Compaction) lines(width int, st *text.Styles) []string {
 	what := map[string]string{"auto": "", "overflow": " after the provider refused a request as too long", "manual": " as you asked"}[c.ev.Reason]
 	head := fmt.Sprintf("⇣ context compacted%s: %s → summary of %s tokens", what, text.Plural(c.ev.Replies, "turn"), text.Count(tokensOfText(c.summary)))
 	if c.ev.Window > 0 {

@@ -22,7 +22,7 @@ type User struct {
 	Label, Text string
 }
 
-func (u User) lines(width int, st text.Styles) []string {
+func (u User) lines(width int, st *text.Styles) []string {
 	prefix := u.Label + " › "
 	lines := text.Indent(u.Text, strings.Repeat(" ", ansi.StringWidth(prefix)), width)
 	lines[0] = st.Bold.Render(prefix) + st.Bold.Render(strings.TrimLeft(lines[0], " "))
@@ -36,7 +36,7 @@ type ModelText struct {
 	Plain string
 }
 
-func (m ModelText) lines(width int, st text.Styles) []string {
+func (m ModelText) lines(width int, st *text.Styles) []string {
 	if m.Doc == nil {
 		return modelLines(st, m.Plain, width)
 	}
@@ -72,7 +72,7 @@ type Group struct {
 	Rows []GroupRow
 }
 
-func (g Group) lines(width int, st text.Styles) []string {
+func (g Group) lines(width int, st *text.Styles) []string {
 	out := []string{st.Dim.Render(text.Cut("  "+g.Head, width))}
 	for _, r := range g.Rows {
 		style := st.OK.Render
@@ -117,7 +117,7 @@ type Note struct {
 	Warn bool
 }
 
-func (n Note) lines(width int, st text.Styles) []string {
+func (n Note) lines(width int, st *text.Styles) []string {
 	style := st.Dim.Render
 	if n.Warn {
 		style = st.Warn.Render
@@ -132,7 +132,7 @@ func (n Note) lines(width int, st text.Styles) []string {
 // Outcome is how a run ended.
 type Outcome struct{ O runtime.GoalOutcome }
 
-func (o Outcome) lines(width int, st text.Styles) []string {
+func (o Outcome) lines(width int, st *text.Styles) []string {
 	out := []string{""}
 	for i, l := range outcomeText(o.O) {
 		switch {
@@ -211,7 +211,7 @@ func PlainOutcome(o runtime.GoalOutcome) string {
 // says so in words, for terminals without styles.
 type Discarded struct{ Text string } // clean
 
-func (d Discarded) lines(width int, st text.Styles) []string {
+func (d Discarded) lines(width int, st *text.Styles) []string {
 	lines := text.Indent(strings.TrimRight(d.Text, "\n"), "  ", width)
 	for i, l := range lines {
 		lead := "  "
@@ -247,7 +247,7 @@ func snippetOf(c *callview.Call) *snippet {
 }
 
 // lines draws the snippet at width, indented by prefix.
-func (s *snippet) lines(st text.Styles, prefix string, width int) []string {
+func (s *snippet) lines(st *text.Styles, prefix string, width int) []string {
 	v := s.diff.Layout(width-len(prefix), diffview.Unified, text.DiffStyle())
 	var out []string
 	for _, l := range v.Lines(0, v.Len()) {

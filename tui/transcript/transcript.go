@@ -28,7 +28,7 @@ import (
 type Model struct {
 	// Keys are the transcript's keys.
 	Keys   KeyMap
-	styles text.Styles
+	styles *text.Styles
 
 	items []*entry
 	live  *Live
@@ -56,7 +56,7 @@ type entry struct {
 type Item interface {
 	// lines draws the item at width with st; it must return at least one
 	// line, each at most width columns.
-	lines(width int, st text.Styles) []string
+	lines(width int, st *text.Styles) []string
 }
 
 // Live is the model's reply as it streams in, drawn after the finished
@@ -77,7 +77,7 @@ type Live struct {
 
 // New returns an empty transcript that follows its end, with keys, drawing
 // with styles.
-func New(keys KeyMap, styles text.Styles) Model {
+func New(keys KeyMap, styles *text.Styles) Model {
 	return Model{Keys: keys, styles: styles, follow: true}
 }
 
@@ -257,7 +257,7 @@ func (t *Model) View(width, height int, hasFocus bool) string {
 }
 
 // lines draws the streaming reply.
-func (l *Live) lines(width int, st text.Styles) []string {
+func (l *Live) lines(width int, st *text.Styles) []string {
 	body := text.Clean(l.Text.String())
 	var out []string
 	if strings.TrimSpace(body) != "" {
@@ -279,7 +279,7 @@ func (l *Live) lines(width int, st text.Styles) []string {
 
 // modelLines draws model text: clean, wrapped and indented under a marker,
 // so it never starts where the console's own lines do.
-func modelLines(st text.Styles, body string, width int) []string {
+func modelLines(st *text.Styles, body string, width int) []string {
 	lines := text.Indent(strings.TrimRight(body, "\n"), "  ", width)
 	if len(lines) > 0 {
 		lines[0] = st.Accent.Render("◆") + lines[0][1:]

@@ -31,9 +31,11 @@ type Styles struct {
 	Discarded lipgloss.Style
 }
 
-// DefaultStyles returns the console's styles.
-func DefaultStyles() Styles {
-	return Styles{
+// DefaultStyles returns the console's styles. The console hands the one
+// value to every part by pointer: a Styles is some kilobytes, too much to copy
+// into each part and with every update.
+func DefaultStyles() *Styles {
+	return &Styles{
 		Bold:      lipgloss.NewStyle().Bold(true),
 		Dim:       lipgloss.NewStyle().Foreground(colDim),
 		Accent:    lipgloss.NewStyle().Foreground(colAccent),
@@ -63,7 +65,7 @@ const (
 )
 
 // Render draws s in tone t.
-func (st Styles) Render(t Tone, s string) string {
+func (st *Styles) Render(t Tone, s string) string {
 	switch t {
 	case ToneAccent:
 		return st.Accent.Render(s)
