@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/agenttui/agenttui/internal/redact"
+	"github.com/agenttui/agenttui/internal/xdg"
 )
 
 // DefaultMax is how many entries a workspace's history keeps.
@@ -35,13 +36,9 @@ const maxEntryBytes = 64 << 10
 // Dir returns the folder of the history files: $XDG_STATE_HOME/agenttui/history,
 // or ~/.local/state/agenttui/history.
 func Dir() (string, error) {
-	base := os.Getenv("XDG_STATE_HOME")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("cannot find a folder for the input history: set XDG_STATE_HOME (%v)", err)
-		}
-		base = filepath.Join(home, ".local", "state")
+	base, err := xdg.StateHome()
+	if err != nil {
+		return "", fmt.Errorf("cannot find a folder for the input history: set XDG_STATE_HOME (%v)", err)
 	}
 	return filepath.Join(base, "agenttui", "history"), nil
 }
