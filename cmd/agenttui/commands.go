@@ -93,7 +93,7 @@ func consoleModel(spec string, ms modelSettings) (model.Model, error) {
 // switchModel is the console's /model: the next turn asks the model spec
 // names.
 func (c *console) switchModel(spec string) (string, error) {
-	m, err := consoleModel(spec, settingsOf(c.o.config))
+	m, err := consoleModel(spec, settingsOf(c.o.cfg))
 	if err != nil {
 		return "", err
 	}

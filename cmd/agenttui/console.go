@@ -177,8 +177,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 1, fmt.Errorf("the console failed: %w", runErr)
 	case openErr != nil:
 		// It was on screen; now it stays in the scrollback too.
-		var usage usageError
-		if errors.As(openErr, &usage) {
+		if _, ok := usageLine(openErr); ok {
 			return 2, openErr
 		}
 		return 1, openErr

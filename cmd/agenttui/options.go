@@ -7,11 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/config"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
 
@@ -22,6 +24,30 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// usageLine returns the line that says what is wrong when err is the
+// person's to mend (a bad command line or configuration, a session that
+// cannot be opened as asked), which exits 2; ok is false for any other
+// error. The libraries say so by the type of their errors.
+func usageLine(err error) (line string, ok bool) {
+	var (
+		usage    usageError
+		file     *config.Error
+		unread   *config.ReadError
+		flagRule *config.FlagError
+	)
+	switch {
+	case errors.As(err, &usage):
+		return usage.msg, true
+	case errors.As(err, &file):
+		return file.Error(), true
+	case errors.As(err, &unread):
+		return unread.Error(), true
+	case errors.As(err, &flagRule):
+		return flagRule.Error(), true
+	}
+	return "", false
+}
 
 // options are the flags shared by the console and headless runs, and the
 // headless-only ones.
@@ -60,8 +86,8 @@ type options struct {
 	// set records the flags given on the command line, which win over the
 	// configuration file.
 	set map[string]bool
-	// config is the configuration file read, if any.
-	config *config
+	// cfg is the configuration file read, if any.
+	cfg *config.Config
 	// prompt is the system prompt built for the workspace.
 	prompt prompt
 	// traceID is the new session's trace, in hex, for its journal; empty
@@ -263,6 +289,58 @@ func resolveWorkspace(dir string) (string, error) {
 		return "", usagef("--workspace %s is not a folder", dir)
 	}
 	return abs, nil
+}
+
+// applyConfig finds and reads the configuration and lays it under the flags
+// the person set explicitly.
+func applyConfig(o *options) error {
+	path, err := config.Find(o.configPath, o.workspace)
+	if err != nil || path == "" {
+		return err
+	}
+	c, err := config.Load(path)
+	if err != nil {
+		return err
+	}
+	o.cfg = c
+	if !o.set["model"] && c.Model != "" && o.scenario == "" {
+		o.model = c.Model
+	}
+	if !o.set["mode"] && c.Mode != "" {
+		o.mode = c.Mode
+	}
+	if !o.set["max-parallel"] && c.MaxParallel > 0 {
+		o.maxParallel = c.MaxParallel
+	}
+	mode := o.sandbox.Mode
+	o.sandbox = c.Sandbox
+	if o.set["sandbox"] {
+		o.sandbox.Mode = mode
+	}
+	return nil
+}
+
+// rules returns the configured rules followed by the flags' rules.
+func (o *options) rules() ([]approval.NamedRule, error) {
+	fr, err := config.FlagRules(o.allow, o.deny)
+	if err != nil {
+		return nil, err
+	}
+	var rules []approval.NamedRule
+	if o.cfg != nil {
+		rules = slices.Clone(o.cfg.Rules)
+	}
+	return append(rules, fr...), nil
+}
+
+// unwrapPathError returns the cause of a path error alone, for messages that
+// name the path themselves.
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func printUsage(command string, fs *flag.FlagSet, w io.Writer) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttui/agenttui/internal/config"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/model/anthropic"
 	"github.com/agenttui/agenttui/runtime/model/openai"
@@ -30,11 +31,11 @@ type modelSettings struct {
 
 // settingsOf returns the model settings of the configuration c, which may
 // be nil.
-func settingsOf(c *config) modelSettings {
+func settingsOf(c *config.Config) modelSettings {
 	if c == nil {
 		return modelSettings{}
 	}
-	return modelSettings{idle: c.idleTimeout, retries: c.modelRetries}
+	return modelSettings{idle: c.IdleTimeout, retries: c.ModelRetries}
 }
 
 // providerModel returns the model spec names, "openai:<name>" or

@@ -50,7 +50,7 @@ func chooseModel(o *options) (m model.Model, demo bool, err error) {
 		}
 		return model.NewScripted("demo", sc), true, nil
 	case isProviderSpec(o.model):
-		m, err := providerModel(o.model, settingsOf(o.config))
+		m, err := providerModel(o.model, settingsOf(o.cfg))
 		return m, false, err
 	default:
 		return nil, false, usagef("unknown model %q: use openai:NAME, anthropic:NAME, demo, or --scenario FILE", o.model)
@@ -85,11 +85,11 @@ func newAgent(o *options, m model.Model, policy *approval.Policy, sink runtime.S
 		MaxParallel: o.maxParallel,
 		Mode:        func() string { return string(policy.Mode()) },
 	}
-	if o.config != nil {
-		a.Budgets = o.config.budgets
-		a.MaxOutputTokens = o.config.maxOutputTokens
-		a.MaxResultBytes = o.config.maxResultBytes
-		policy.SetSandboxedShell(o.config.sandboxedShell)
+	if o.cfg != nil {
+		a.Budgets = o.cfg.Budgets
+		a.MaxOutputTokens = o.cfg.MaxOutputTokens
+		a.MaxResultBytes = o.cfg.MaxResultBytes
+		policy.SetSandboxedShell(o.cfg.SandboxedShell)
 	}
 	if m != nil {
 		a.Context = contextPolicy(o, m)
@@ -106,11 +106,11 @@ func newAgent(o *options, m model.Model, policy *approval.Policy, sink runtime.S
 // one.
 func contextPolicy(o *options, m model.Model) runtime.ContextPolicy {
 	p := runtime.ContextPolicy{AutoCompact: runtime.DefaultAutoCompact}
-	if o.config != nil && o.config.autoCompact != nil {
-		p.AutoCompact = *o.config.autoCompact
+	if o.cfg != nil && o.cfg.AutoCompact != nil {
+		p.AutoCompact = *o.cfg.AutoCompact
 	}
-	if o.config != nil && o.config.contextWindow > 0 {
-		p.Window = o.config.contextWindow
+	if o.cfg != nil && o.cfg.ContextWindow > 0 {
+		p.Window = o.cfg.ContextWindow
 		return p
 	}
 	if sw, ok := m.(*switchable); ok {
