@@ -135,7 +135,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	case o.resume != "":
 		opts.Opening = "loading session " + o.resume + "…"
 	}
-	opts.Instructions = o.prompt.summary()
+	opts.Instructions = o.prompt.Summary()
 	if m != nil {
 		opts.ContextWindow, opts.ContextGuessed = c.agent.ContextPolicy().Window, c.agent.ContextPolicy().Guessed
 		opts.Model = m.Name()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/config"
+	"github.com/agenttui/agenttui/internal/instructions"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
 
@@ -89,7 +90,7 @@ type options struct {
 	// cfg is the configuration file read, if any.
 	cfg *config.Config
 	// prompt is the system prompt built for the workspace.
-	prompt prompt
+	prompt instructions.Prompt
 	// traceID is the new session's trace, in hex, for its journal; empty
 	// when traces are off.
 	traceID string

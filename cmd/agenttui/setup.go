@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/assets"
+	"github.com/agenttui/agenttui/internal/instructions"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
@@ -94,8 +95,8 @@ func newAgent(o *options, m model.Model, policy *approval.Policy, sink runtime.S
 	if m != nil {
 		a.Context = contextPolicy(o, m)
 	}
-	o.prompt = systemPrompt(o.workspace, time.Now())
-	a.System = o.prompt.text
+	o.prompt = instructions.SystemPrompt(o.workspace, time.Now())
+	a.System = o.prompt.Text
 	return a, nil
 }
 
