@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/agenttui/agenttui/internal/history"
@@ -21,51 +19,6 @@ import (
 // The console's slash commands that act on the session: the wiring behind
 // tui.Options' SwitchModel, NewSession, Sessions and Resume, and the input
 // history.
-
-// switchable is the console agent's model: /model replaces the model it
-// passes each turn to, from the next turn on, while a run may be going.
-type switchable struct {
-	cur atomic.Pointer[modelBox]
-}
-
-// modelBox holds a model, for the atomic pointer.
-type modelBox struct{ m model.Model }
-
-// newSwitchable returns the switchable model, starting with m (nil when
-// it is not known yet).
-func newSwitchable(m model.Model) *switchable {
-	s := &switchable{}
-	if m != nil {
-		s.set(m)
-	}
-	return s
-}
-
-// set makes m the model of the turns to come.
-func (s *switchable) set(m model.Model) { s.cur.Store(&modelBox{m}) }
-
-// current returns the model of the next turn; nil until a resumed
-// session's model is known.
-func (s *switchable) current() model.Model {
-	if b := s.cur.Load(); b != nil {
-		return b.m
-	}
-	return nil
-}
-
-// Name names the current model.
-func (s *switchable) Name() string {
-	if m := s.current(); m != nil {
-		return m.Name()
-	}
-	return ""
-}
-
-// Reply asks the current model; a switch during the turn takes effect at
-// the next.
-func (s *switchable) Reply(ctx context.Context, req model.Request, onDelta func(model.Delta)) (model.Reply, error) {
-	return s.current().Reply(ctx, req, onDelta)
-}
 
 // consoleModel returns the model /model names: a provider's, whose key must
 // be in agenttui's environment.
@@ -97,7 +50,7 @@ func (c *console) switchModel(spec string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	c.model.set(m)
+	c.model.Set(m)
 	// The next turn is the new model's, with its own context window.
 	c.agent.SetContextPolicy(contextPolicy(c.o, m))
 	return m.Name(), nil
@@ -168,7 +121,7 @@ func (c *console) resumeSession(id string) (tui.Opened, error) {
 		jw.Close()
 		return tui.Opened{}, err
 	}
-	c.model.set(m)
+	c.model.Set(m)
 	c.session = rp.Session
 	c.jw.Store(jw)
 	c.journalTried, c.toolsCheck = true, nil

@@ -103,7 +103,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	}
 	c.policy = approval.NewPolicy(o.mode, c.bridge)
 	// The agent asks whichever model /model last chose.
-	c.model = newSwitchable(m)
+	c.model = model.NewSwitchable(m)
 	if c.agent, err = newAgent(o, c.model, c.policy, nil, c.wrap); err != nil {
 		return 2, err
 	}
@@ -207,7 +207,7 @@ type console struct {
 	agent   *runtime.Agent
 	session *runtime.Session
 	// model is the agent's model, which /model switches.
-	model *switchable
+	model *model.Switchable
 	// notices are said on screen when the session is opened.
 	notices []runtime.Notice
 	// jw is the journal, once there is one; the sink reads it from the
@@ -278,7 +278,7 @@ func (c *console) prepare() (tui.Opened, error) {
 		if err != nil {
 			return tui.Opened{}, err
 		}
-		c.model.set(m)
+		c.model.Set(m)
 		c.agent.SetContextPolicy(contextPolicy(o, m))
 		c.session = rp.Session
 		c.jw.Store(jw)

@@ -114,8 +114,8 @@ func contextPolicy(o *options, m model.Model) runtime.ContextPolicy {
 		p.Window = o.cfg.ContextWindow
 		return p
 	}
-	if sw, ok := m.(*switchable); ok {
-		m = sw.current()
+	if sw, ok := m.(*model.Switchable); ok {
+		m = sw.Current()
 	}
 	if _, scripted := m.(*model.Scripted); scripted || m == nil {
 		return runtime.ContextPolicy{AutoCompact: p.AutoCompact}
