@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/traces"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/journal"
 	"github.com/agenttui/agenttui/runtime/model"
@@ -53,7 +54,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 2, err
 	}
 	defer o.closeShell()
-	traceEnv, err := envTraceSettings()
+	traceEnv, err := traces.FromEnv(os.Getenv)
 	if err != nil {
 		return 2, err
 	}
@@ -225,8 +226,8 @@ type console struct {
 	// traceEnv is what the environment asks of traces; traces is their
 	// exporter, set up by open (after the first frame) and flushed by
 	// close; nil when traces are off.
-	traceEnv traceSettings
-	traces   *traces
+	traceEnv traces.Settings
+	traces   *traces.Exporter
 
 	mu      sync.Mutex // guards closing and opening
 	closing bool
@@ -286,13 +287,13 @@ func (c *console) prepare() (tui.Opened, error) {
 	}
 	// The exporter is set up here, off the first frame's path; it sends
 	// nothing until there are spans.
-	tr, err := startTraces(c.traceEnv)
+	tr, err := traces.Start(c.traceEnv)
 	if err != nil {
 		return tui.Opened{}, err
 	}
 	c.traces = tr
-	traceID := tr.sessionTrace(rp)
-	tracer := tr.tracer(traceID)
+	traceID := tr.SessionTrace(rp)
+	tracer := tr.Tracer(traceID)
 	if tracer != nil && rp == nil {
 		o.traceID = traceID.String()
 	}
@@ -473,6 +474,8 @@ func (c *console) close(stderr io.Writer) error {
 			fmt.Fprintf(stderr, "agenttui: %v\n", err)
 		}
 	}
-	c.traces.close(stderr)
+	if err := c.traces.Close(); err != nil {
+		fmt.Fprintf(stderr, "agenttui: %v\n", err)
+	}
 	return c.openErr
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/internal/sanitize"
+	"github.com/agenttui/agenttui/internal/traces"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/journal"
 	"github.com/agenttui/agenttui/runtime/model"
@@ -34,7 +35,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		return 2, err
 	}
 	defer o.closeShell()
-	traceEnv, err := envTraceSettings()
+	traceEnv, err := traces.FromEnv(os.Getenv)
 	if err != nil {
 		return 2, err
 	}
@@ -66,13 +67,17 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		}
 	}
 	// Traces are flushed last, once the outcome is written.
-	tr, err := startTraces(traceEnv)
+	tr, err := traces.Start(traceEnv)
 	if err != nil {
 		return 2, err
 	}
-	defer tr.close(stderr)
-	traceID := tr.sessionTrace(rp)
-	tracer := tr.tracer(traceID)
+	defer func() {
+		if err := tr.Close(); err != nil {
+			fmt.Fprintf(stderr, "agenttui: %v\n", err)
+		}
+	}()
+	traceID := tr.SessionTrace(rp)
+	tracer := tr.Tracer(traceID)
 	if tracer != nil && rp == nil {
 		o.traceID = traceID.String()
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/config"
 	"github.com/agenttui/agenttui/internal/instructions"
+	"github.com/agenttui/agenttui/internal/traces"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
 
@@ -36,6 +37,7 @@ func usageLine(err error) (line string, ok bool) {
 		file     *config.Error
 		unread   *config.ReadError
 		flagRule *config.FlagError
+		tracing  *traces.Error
 	)
 	switch {
 	case errors.As(err, &usage):
@@ -46,6 +48,8 @@ func usageLine(err error) (line string, ok bool) {
 		return unread.Error(), true
 	case errors.As(err, &flagRule):
 		return flagRule.Error(), true
+	case errors.As(err, &tracing):
+		return tracing.Error(), true
 	}
 	return "", false
 }
