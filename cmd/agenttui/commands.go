@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/agenttui/agenttui/internal/history"
 	"github.com/agenttui/agenttui/internal/redact"
-	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/journal"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/model/anthropic"
@@ -44,15 +42,13 @@ func consoleModel(spec string, ms modelSettings) (model.Model, error) {
 }
 
 // switchModel is the console's /model: the next turn asks the model spec
-// names.
+// names, with its own context window.
 func (c *console) switchModel(spec string) (string, error) {
 	m, err := consoleModel(spec, settingsOf(c.o.cfg))
 	if err != nil {
 		return "", err
 	}
-	c.model.Set(m)
-	// The next turn is the new model's, with its own context window.
-	c.agent.SetContextPolicy(contextPolicy(c.o, m))
+	c.host.SetModel(m)
 	return m.Name(), nil
 }
 
@@ -60,27 +56,14 @@ func (c *console) switchModel(spec string) (string, error) {
 // closed, so it can be resumed later) and a fresh one starts, with no
 // grants. The next input is its goal.
 func (c *console) newSession() (tui.Opened, error) {
-	if err := c.closeJournal(); err != nil {
+	if err := c.host.Clear(); err != nil {
 		return tui.Opened{}, err
 	}
-	c.session = runtime.NewSession(newSessionID(time.Now()))
-	c.journalTried, c.toolsCheck = false, nil
-	c.policy.ClearGrants()
-	o := tui.Opened{Model: c.model.Name()}
+	o := tui.Opened{Model: c.host.Agent().Model.Name()}
 	if !c.unjournaled {
-		o.ID = c.session.ID
+		o.ID = c.host.Session().ID
 	}
 	return o, nil
-}
-
-// closeJournal closes the session's journal, if it has one.
-func (c *console) closeJournal() error {
-	if jw := c.jw.Swap(nil); jw != nil {
-		if err := jw.Close(); err != nil {
-			return fmt.Errorf("closing the journal of session %s: %w", c.session.ID, err)
-		}
-	}
-	return nil
 }
 
 // sessions is the console's /sessions: the workspace's sessions, newest
@@ -104,7 +87,7 @@ func (c *console) sessions() ([]tui.SessionInfo, error) {
 // of the current one, which is closed. Nothing changes when it cannot be
 // loaded.
 func (c *console) resumeSession(id string) (tui.Opened, error) {
-	if id == c.session.ID {
+	if id == c.host.Session().ID {
 		return tui.Opened{}, fmt.Errorf("session %s is the one open now", id)
 	}
 	o := *c.o
@@ -113,41 +96,15 @@ func (c *console) resumeSession(id string) (tui.Opened, error) {
 	if err != nil {
 		return tui.Opened{}, err
 	}
-	m, jw, err := adopt(&o, rp)
+	m, err := resumeModel(&o, rp)
 	if err != nil {
 		return tui.Opened{}, err
 	}
-	if err := c.closeJournal(); err != nil {
-		jw.Close()
+	carry, err := c.host.Adopt(rp, m)
+	if err != nil {
 		return tui.Opened{}, err
 	}
-	c.model.Set(m)
-	c.session = rp.Session
-	c.jw.Store(jw)
-	c.journalTried, c.toolsCheck = true, nil
-	c.policy.ClearGrants()
-	return c.opened(rp), nil
-}
-
-// adopt readies a loaded session to be carried on: the model it is resumed
-// with, and its journal reopened for appending.
-func adopt(o *options, rp *journal.Replay) (model.Model, *journal.Writer, error) {
-	m, demo, err := chooseModel(o)
-	if err != nil {
-		return nil, nil, err
-	}
-	if s, ok := m.(*model.Scripted); ok {
-		m = s.WithSpeed(o.speed)
-	}
-	if demo {
-		return nil, nil, usagef("session %s was recorded with no model named: pass --model or --scenario to resume it",
-			rp.Header.Session)
-	}
-	jw, err := journal.Reopen(rp, redact.FromEnv())
-	if err != nil {
-		return nil, nil, err
-	}
-	return m, jw, nil
+	return c.opened(rp, carry), nil
 }
 
 // openHistory opens the input history of the workspace. A history that

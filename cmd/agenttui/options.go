@@ -14,7 +14,7 @@ import (
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/config"
-	"github.com/agenttui/agenttui/internal/instructions"
+	"github.com/agenttui/agenttui/internal/session"
 	"github.com/agenttui/agenttui/internal/traces"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
@@ -38,6 +38,7 @@ func usageLine(err error) (line string, ok bool) {
 		unread   *config.ReadError
 		flagRule *config.FlagError
 		tracing  *traces.Error
+		setup    *session.Error
 	)
 	switch {
 	case errors.As(err, &usage):
@@ -50,6 +51,8 @@ func usageLine(err error) (line string, ok bool) {
 		return flagRule.Error(), true
 	case errors.As(err, &tracing):
 		return tracing.Error(), true
+	case errors.As(err, &setup):
+		return setup.Error(), true
 	}
 	return "", false
 }
@@ -93,11 +96,6 @@ type options struct {
 	set map[string]bool
 	// cfg is the configuration file read, if any.
 	cfg *config.Config
-	// prompt is the system prompt built for the workspace.
-	prompt instructions.Prompt
-	// traceID is the new session's trace, in hex, for its journal; empty
-	// when traces are off.
-	traceID string
 }
 
 // stringList is a repeatable string flag.
