@@ -70,6 +70,19 @@ type record struct {
 	Text string    `json:"text"`
 }
 
+// OpenWorkspace opens the history of workspace, in its file under Dir. When
+// there is no folder for history files it returns a history kept in memory,
+// with an error that says the history lasts only as long as this console;
+// either way the store can be used.
+func OpenWorkspace(workspace string, red *redact.Redactor) (*Store, error) {
+	dir, err := Dir()
+	if err != nil {
+		s, _ := Open("", 0, red)
+		return s, fmt.Errorf("the input history is kept for this console only: %w", err)
+	}
+	return Open(File(dir, workspace), 0, red)
+}
+
 // Open loads the history at path ("" keeps the history in memory only),
 // keeping at most limit entries (DefaultMax
 // when limit is not positive); red redacts what is added. A missing file is an
