@@ -2,44 +2,13 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
-	"github.com/agenttui/agenttui/internal/history"
-	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/runtime/journal"
-	"github.com/agenttui/agenttui/runtime/model"
-	"github.com/agenttui/agenttui/runtime/model/anthropic"
-	"github.com/agenttui/agenttui/runtime/model/openai"
 	"github.com/agenttui/agenttui/tui"
 )
 
 // The console's slash commands that act on the session: the wiring behind
-// tui.Options' SwitchModel, NewSession, Sessions and Resume, and the input
-// history.
-
-// consoleModel returns the model /model names: a provider's, whose key must
-// be in agenttui's environment.
-func consoleModel(spec string, ms modelSettings) (model.Model, error) {
-	spec = strings.TrimSpace(spec)
-	provider, name, _ := strings.Cut(spec, ":")
-	keyEnv, baseEnv := "", ""
-	switch {
-	case !isProviderSpec(spec):
-		return nil, fmt.Errorf("%q is not a model this console can switch to: use openai:NAME or anthropic:NAME", spec)
-	case strings.TrimSpace(name) == "":
-		return nil, fmt.Errorf("%s: needs a model name, for example openai:gpt-4o or anthropic:claude-sonnet-4-5", provider)
-	case provider == "openai":
-		keyEnv, baseEnv = openai.EnvAPIKey, openai.EnvBaseURL
-	default:
-		keyEnv, baseEnv = anthropic.EnvAPIKey, anthropic.EnvBaseURL
-	}
-	if os.Getenv(keyEnv) == "" && os.Getenv(baseEnv) == "" {
-		return nil, fmt.Errorf("%s is not set, so %s cannot be used: quit, export %s (or %s for a compatible server), and start agenttui again",
-			keyEnv, spec, keyEnv, baseEnv)
-	}
-	return providerModel(spec, ms)
-}
+// tui.Options' SwitchModel, NewSession, Sessions and Resume.
 
 // switchModel is the console's /model: the next turn asks the model spec
 // names, with its own context window.
@@ -105,15 +74,4 @@ func (c *console) resumeSession(id string) (tui.Opened, error) {
 		return tui.Opened{}, err
 	}
 	return c.opened(rp, carry), nil
-}
-
-// openHistory opens the input history of the workspace. A history that
-// cannot be read is said on screen and kept for this console only.
-func openHistory(workspace string) (*history.Store, error) {
-	dir, err := history.Dir()
-	if err != nil {
-		s, _ := history.Open("", 0, redact.FromEnv())
-		return s, fmt.Errorf("the input history is kept for this console only: %w", err)
-	}
-	return history.Open(history.File(dir, workspace), 0, redact.FromEnv())
 }

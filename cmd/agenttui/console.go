@@ -11,6 +11,8 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/history"
+	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/internal/session"
 	"github.com/agenttui/agenttui/internal/traces"
 	"github.com/agenttui/agenttui/runtime"
@@ -90,10 +92,10 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 2, err
 	}
 	if pg != nil {
-		defer pg.cleanup()
-		c.unjournaled = pg.temp
-		if pg.temp && !c.demo {
-			c.notices = append(c.notices, runtime.Notice{Level: "info", Text: pg.note()})
+		defer pg.Cleanup()
+		c.unjournaled = pg.Temp
+		if pg.Temp && !c.demo {
+			c.notices = append(c.notices, runtime.Notice{Level: "info", Text: pg.Note()})
 		}
 	}
 	policy := approval.NewPolicy(o.mode, c.bridge)
@@ -112,7 +114,9 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	if c.host, err = session.New(so); err != nil {
 		return 2, err
 	}
-	hist, histErr := openHistory(o.workspace)
+	// A history that cannot be kept is said on screen, and kept for this
+	// console only.
+	hist, histErr := history.OpenWorkspace(o.workspace, redact.FromEnv())
 	opts := tui.Options{
 		Run:          c.run,
 		Open:         c.open,
@@ -181,7 +185,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 1, fmt.Errorf("the console failed: %w", runErr)
 	case openErr != nil:
 		// It was on screen; now it stays in the scrollback too.
-		if _, ok := usageLine(openErr); ok {
+		if isUsage(openErr) {
 			return 2, openErr
 		}
 		return 1, openErr
@@ -279,23 +283,6 @@ func (c *console) opened(rp *journal.Replay, carry session.Resumption) tui.Opene
 		opened.History = rp.Events
 	}
 	return opened
-}
-
-// resumeModel returns the model a loaded session is carried on with: the
-// one --model or --scenario names, else the one its journal names.
-func resumeModel(o *options, rp *journal.Replay) (model.Model, error) {
-	m, demo, err := chooseModel(o)
-	if err != nil {
-		return nil, err
-	}
-	if s, ok := m.(*model.Scripted); ok {
-		m = s.WithSpeed(o.speed)
-	}
-	if demo {
-		return nil, usagef("session %s was recorded with no model named: pass --model or --scenario to resume it",
-			rp.Header.Session)
-	}
-	return m, nil
 }
 
 // run is the console's Options.Run: one run of the session with the

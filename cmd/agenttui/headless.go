@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/playground"
 	"github.com/agenttui/agenttui/internal/sanitize"
 	"github.com/agenttui/agenttui/internal/session"
 	"github.com/agenttui/agenttui/internal/traces"
@@ -54,14 +55,14 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	// A scenario that carries its workspace (the demo's is the sample
 	// project) plays in it; a resumed session stays in its own.
 	unjournaled := demo
-	var pg *playground
+	var pg *playground.Playground
 	if rp == nil {
 		if pg, err = preparePlayground(o, scenarioOf(m), demo); err != nil {
 			return 2, err
 		}
 		if pg != nil {
-			defer pg.cleanup()
-			unjournaled = unjournaled || pg.temp
+			defer pg.Cleanup()
+			unjournaled = unjournaled || pg.Temp
 		}
 	}
 	out := bufio.NewWriter(stdout)
@@ -97,8 +98,8 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		return 2, err
 	}
 	prog.shell, prog.trace = o.shell.Status(), h.TraceID()
-	if pg != nil && pg.temp && !demo {
-		h.Say(runtime.Notice{Level: "info", Text: pg.note()})
+	if pg != nil && pg.Temp && !demo {
+		h.Say(runtime.Notice{Level: "info", Text: pg.Note()})
 	}
 
 	// The first interrupt stops the run the way Esc does in the console:

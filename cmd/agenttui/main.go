@@ -39,8 +39,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	if line, ok := usageLine(err); ok {
-		fmt.Fprintf(stderr, "agenttui: %s\n", line)
+	if isUsage(err) {
+		fmt.Fprintf(stderr, "agenttui: %v\n", err)
 		return 2
 	}
 	fmt.Fprintf(stderr, "agenttui: %v\n", err)

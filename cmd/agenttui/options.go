@@ -14,8 +14,10 @@ import (
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/config"
+	"github.com/agenttui/agenttui/internal/playground"
 	"github.com/agenttui/agenttui/internal/session"
 	"github.com/agenttui/agenttui/internal/traces"
+	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
 
@@ -27,11 +29,10 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
-// usageLine returns the line that says what is wrong when err is the
-// person's to mend (a bad command line or configuration, a session that
-// cannot be opened as asked), which exits 2; ok is false for any other
-// error. The libraries say so by the type of their errors.
-func usageLine(err error) (line string, ok bool) {
+// isUsage reports whether err is the person's to mend (a bad command line
+// or configuration, a session that cannot be opened as asked), which is
+// said in one line and exits 2. The libraries say so by their errors' types.
+func isUsage(err error) bool {
 	var (
 		usage    usageError
 		file     *config.Error
@@ -39,22 +40,10 @@ func usageLine(err error) (line string, ok bool) {
 		flagRule *config.FlagError
 		tracing  *traces.Error
 		setup    *session.Error
+		scenario *playground.Error
 	)
-	switch {
-	case errors.As(err, &usage):
-		return usage.msg, true
-	case errors.As(err, &file):
-		return file.Error(), true
-	case errors.As(err, &unread):
-		return unread.Error(), true
-	case errors.As(err, &flagRule):
-		return flagRule.Error(), true
-	case errors.As(err, &tracing):
-		return tracing.Error(), true
-	case errors.As(err, &setup):
-		return setup.Error(), true
-	}
-	return "", false
+	return errors.As(err, &usage) || errors.As(err, &file) || errors.As(err, &unread) || errors.As(err, &flagRule) ||
+		errors.As(err, &tracing) || errors.As(err, &setup) || errors.As(err, &scenario)
 }
 
 // options are the flags shared by the console and headless runs, and the
@@ -211,6 +200,23 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 		return nil, err
 	}
 	return o, nil
+}
+
+// landlockSupport tells what the kernel offers the shell sandbox; tests
+// replace it to play a kernel without Landlock.
+var landlockSupport = sandbox.Detect
+
+// sessionOptions returns what the command line and the configuration say
+// of the session: its workspace, model (nil while a resumed session's is
+// not known), approval policy and rules, bounds, shell sandbox, MCP servers
+// and traces. The caller adds how events are shown.
+func (o *options) sessionOptions(m model.Model, policy *approval.Policy, tr traces.Settings) (session.Options, error) {
+	rules, err := o.rules()
+	if err != nil {
+		return session.Options{}, err
+	}
+	return session.Options{Workspace: o.workspace, Model: m, Policy: policy, Rules: rules, Config: o.cfg, MaxParallel: o.maxParallel,
+		Shell: o.shellSandbox, MCPConfig: o.mcpConfig, Traces: tr}, nil
 }
 
 // shellSandbox returns the session's shell sandbox over root (the resolved
