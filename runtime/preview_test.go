@@ -122,8 +122,15 @@ func TestApprovalOfAProvisionalPreviewAsksAgain(t *testing.T) {
 		t.Fatalf("write preview: %+v", first.req.Preview)
 	}
 
-	// The person approves the edit first, then the write.
+	// The person approves the edit first, then the write. Each answer
+	// reaches the run from a goroutine of its own, so the write is approved
+	// only once the run has taken the edit's approval, or the two could
+	// arrive the other way round.
 	second.answer <- Approved("user", "approved", edit.Preview.Digest)
+	rec.await(t, "the edit's approval", func(e Event) bool {
+		d, ok := e.(CallDecision)
+		return ok && d.Index == 1 && d.Decision == DecisionRun
+	})
 	first.answer <- Approved("user", "approved", first.req.Preview.Digest)
 
 	// The edit comes back with the change it would now make.

@@ -1,105 +1,23 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"strings"
-	"sync/atomic"
-	"time"
 
-	"github.com/agenttui/agenttui/internal/history"
-	"github.com/agenttui/agenttui/internal/redact"
-	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/journal"
-	"github.com/agenttui/agenttui/runtime/model"
-	"github.com/agenttui/agenttui/runtime/model/anthropic"
-	"github.com/agenttui/agenttui/runtime/model/openai"
 	"github.com/agenttui/agenttui/tui"
 )
 
 // The console's slash commands that act on the session: the wiring behind
-// tui.Options' SwitchModel, NewSession, Sessions and Resume, and the input
-// history.
-
-// switchable is the console agent's model: /model replaces the model it
-// passes each turn to, from the next turn on, while a run may be going.
-type switchable struct {
-	cur atomic.Pointer[modelBox]
-}
-
-// modelBox holds a model, for the atomic pointer.
-type modelBox struct{ m model.Model }
-
-// newSwitchable returns the switchable model, starting with m (nil when
-// it is not known yet).
-func newSwitchable(m model.Model) *switchable {
-	s := &switchable{}
-	if m != nil {
-		s.set(m)
-	}
-	return s
-}
-
-// set makes m the model of the turns to come.
-func (s *switchable) set(m model.Model) { s.cur.Store(&modelBox{m}) }
-
-// current returns the model of the next turn; nil until a resumed
-// session's model is known.
-func (s *switchable) current() model.Model {
-	if b := s.cur.Load(); b != nil {
-		return b.m
-	}
-	return nil
-}
-
-// Name names the current model.
-func (s *switchable) Name() string {
-	if m := s.current(); m != nil {
-		return m.Name()
-	}
-	return ""
-}
-
-// Reply asks the current model; a switch during the turn takes effect at
-// the next.
-func (s *switchable) Reply(ctx context.Context, req model.Request, onDelta func(model.Delta)) (model.Reply, error) {
-	return s.current().Reply(ctx, req, onDelta)
-}
-
-// consoleModel returns the model /model names: a provider's, whose key must
-// be in agenttui's environment.
-func consoleModel(spec string, ms modelSettings) (model.Model, error) {
-	spec = strings.TrimSpace(spec)
-	provider, name, _ := strings.Cut(spec, ":")
-	keyEnv, baseEnv := "", ""
-	switch {
-	case !isProviderSpec(spec):
-		return nil, fmt.Errorf("%q is not a model this console can switch to: use openai:NAME or anthropic:NAME", spec)
-	case strings.TrimSpace(name) == "":
-		return nil, fmt.Errorf("%s: needs a model name, for example openai:gpt-4o or anthropic:claude-sonnet-4-5", provider)
-	case provider == "openai":
-		keyEnv, baseEnv = openai.EnvAPIKey, openai.EnvBaseURL
-	default:
-		keyEnv, baseEnv = anthropic.EnvAPIKey, anthropic.EnvBaseURL
-	}
-	if os.Getenv(keyEnv) == "" && os.Getenv(baseEnv) == "" {
-		return nil, fmt.Errorf("%s is not set, so %s cannot be used: quit, export %s (or %s for a compatible server), and start agenttui again",
-			keyEnv, spec, keyEnv, baseEnv)
-	}
-	return providerModel(spec, ms)
-}
+// tui.Options' SwitchModel, NewSession, Sessions and Resume.
 
 // switchModel is the console's /model: the next turn asks the model spec
-// names.
+// names, with its own context window.
 func (c *console) switchModel(spec string) (string, error) {
-	m, err := consoleModel(spec, settingsOf(c.o.config))
+	m, err := consoleModel(spec, settingsOf(c.o.cfg))
 	if err != nil {
 		return "", err
 	}
-	c.model.set(m)
-	// The next turn is the new model's, with its own context window.
-	c.agent.SetContextPolicy(contextPolicy(c.o, m))
+	c.host.SetModel(m)
 	return m.Name(), nil
 }
 
@@ -107,27 +25,14 @@ func (c *console) switchModel(spec string) (string, error) {
 // closed, so it can be resumed later) and a fresh one starts, with no
 // grants. The next input is its goal.
 func (c *console) newSession() (tui.Opened, error) {
-	if err := c.closeJournal(); err != nil {
+	if err := c.host.Clear(); err != nil {
 		return tui.Opened{}, err
 	}
-	c.session = runtime.NewSession(newSessionID(time.Now()))
-	c.journalTried, c.toolsCheck = false, nil
-	c.policy.ClearGrants()
-	o := tui.Opened{Model: c.model.Name()}
+	o := tui.Opened{Model: c.host.Agent().Model.Name()}
 	if !c.unjournaled {
-		o.ID = c.session.ID
+		o.ID = c.host.Session().ID
 	}
 	return o, nil
-}
-
-// closeJournal closes the session's journal, if it has one.
-func (c *console) closeJournal() error {
-	if jw := c.jw.Swap(nil); jw != nil {
-		if err := jw.Close(); err != nil {
-			return fmt.Errorf("closing the journal of session %s: %w", c.session.ID, err)
-		}
-	}
-	return nil
 }
 
 // sessions is the console's /sessions: the workspace's sessions, newest
@@ -151,7 +56,7 @@ func (c *console) sessions() ([]tui.SessionInfo, error) {
 // of the current one, which is closed. Nothing changes when it cannot be
 // loaded.
 func (c *console) resumeSession(id string) (tui.Opened, error) {
-	if id == c.session.ID {
+	if id == c.host.Session().ID {
 		return tui.Opened{}, fmt.Errorf("session %s is the one open now", id)
 	}
 	o := *c.o
@@ -160,50 +65,13 @@ func (c *console) resumeSession(id string) (tui.Opened, error) {
 	if err != nil {
 		return tui.Opened{}, err
 	}
-	m, jw, err := adopt(&o, rp)
+	m, err := resumeModel(&o, rp)
 	if err != nil {
 		return tui.Opened{}, err
 	}
-	if err := c.closeJournal(); err != nil {
-		jw.Close()
+	carry, err := c.host.Adopt(rp, m)
+	if err != nil {
 		return tui.Opened{}, err
 	}
-	c.model.set(m)
-	c.session = rp.Session
-	c.jw.Store(jw)
-	c.journalTried, c.toolsCheck = true, nil
-	c.policy.ClearGrants()
-	return c.opened(rp), nil
-}
-
-// adopt readies a loaded session to be carried on: the model it is resumed
-// with, and its journal reopened for appending.
-func adopt(o *options, rp *journal.Replay) (model.Model, *journal.Writer, error) {
-	m, demo, err := chooseModel(o)
-	if err != nil {
-		return nil, nil, err
-	}
-	if s, ok := m.(*model.Scripted); ok {
-		m = s.WithSpeed(o.speed)
-	}
-	if demo {
-		return nil, nil, usagef("session %s was recorded with no model named: pass --model or --scenario to resume it",
-			rp.Header.Session)
-	}
-	jw, err := journal.Reopen(rp, redact.FromEnv())
-	if err != nil {
-		return nil, nil, err
-	}
-	return m, jw, nil
-}
-
-// openHistory opens the input history of the workspace. A history that
-// cannot be read is said on screen and kept for this console only.
-func openHistory(workspace string) (*history.Store, error) {
-	dir, err := history.Dir()
-	if err != nil {
-		s, _ := history.Open("", 0, redact.FromEnv())
-		return s, fmt.Errorf("the input history is kept for this console only: %w", err)
-	}
-	return history.Open(history.File(dir, workspace), 0, redact.FromEnv())
+	return c.opened(rp, carry), nil
 }

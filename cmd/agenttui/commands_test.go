@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
-
-	"github.com/agenttui/agenttui/runtime/model"
 )
 
 func TestConsoleModelNeedsTheProvidersKey(t *testing.T) {
@@ -27,26 +24,5 @@ func TestConsoleModelNeedsTheProvidersKey(t *testing.T) {
 	m, err := consoleModel("anthropic:claude-sonnet-4-5", modelSettings{})
 	if err != nil || m.Name() != "anthropic:claude-sonnet-4-5" {
 		t.Fatalf("with the key set: %v, %v", m, err)
-	}
-}
-
-// named is a model that only has a name and answers with it.
-type named string
-
-func (n named) Name() string { return string(n) }
-func (n named) Reply(context.Context, model.Request, func(model.Delta)) (model.Reply, error) {
-	return model.Reply{Text: string(n)}, nil
-}
-
-func TestSwitchableAsksTheLatestModel(t *testing.T) {
-	s := newSwitchable(nil)
-	if s.Name() != "" || s.current() != nil {
-		t.Fatal("an empty switchable has a model")
-	}
-	s.set(named("a"))
-	s.set(named("b"))
-	r, err := s.Reply(context.Background(), model.Request{}, nil)
-	if err != nil || r.Text != "b" || s.Name() != "b" {
-		t.Fatalf("reply %q, name %q, %v", r.Text, s.Name(), err)
 	}
 }

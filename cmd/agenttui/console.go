@@ -2,19 +2,22 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/x/term"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/history"
+	"github.com/agenttui/agenttui/internal/redact"
+	"github.com/agenttui/agenttui/internal/session"
+	"github.com/agenttui/agenttui/internal/traces"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/journal"
+	"github.com/agenttui/agenttui/runtime/mcp"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/tui"
@@ -53,12 +56,11 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 2, err
 	}
 	defer o.closeShell()
-	traceEnv, err := envTraceSettings()
+	traceEnv, err := traces.FromEnv(os.Getenv)
 	if err != nil {
 		return 2, err
 	}
-	c := &console{o: o, resuming: o.resume != "" || o.cont, bridge: tui.NewBridge(nil), attached: make(chan struct{}),
-		traceEnv: traceEnv}
+	c := &console{o: o, resuming: o.resume != "" || o.cont, bridge: tui.NewBridge(nil)}
 	defer c.bridge.Close()
 
 	// A fresh session's model is chosen now, so that a bad --model is a
@@ -90,41 +92,49 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 2, err
 	}
 	if pg != nil {
-		defer pg.cleanup()
-		c.unjournaled = pg.temp
-		if pg.temp && !c.demo {
-			c.notices = append(c.notices, runtime.Notice{Level: "info", Text: pg.note()})
+		defer pg.Cleanup()
+		c.unjournaled = pg.Temp
+		if pg.Temp && !c.demo {
+			c.notices = append(c.notices, runtime.Notice{Level: "info", Text: pg.Note()})
 		}
 	}
-	if c.demo {
-		c.unjournaled = true
-		p := time.Duration(float64(demoPace) / o.speed)
-		c.wrap = func(t tool.Tool) tool.Tool { return pace(t, p) }
-	}
-	c.policy = approval.NewPolicy(o.mode, c.bridge)
-	// The agent asks whichever model /model last chose.
-	c.model = newSwitchable(m)
-	if c.agent, err = newAgent(o, c.model, c.policy, nil, c.wrap); err != nil {
+	policy := approval.NewPolicy(o.mode, c.bridge)
+	so, err := o.sessionOptions(m, policy, traceEnv)
+	if err != nil {
 		return 2, err
 	}
-	hist, histErr := openHistory(o.workspace)
+	if c.demo {
+		// The MCP catalogue's copy of the workspace tools is the same, so
+		// attaching it keeps the demo's pacing.
+		c.unjournaled = true
+		p := time.Duration(float64(demoPace) / o.speed)
+		so.Wrap = func(t tool.Tool) tool.Tool { return pace(t, p) }
+	}
+	so.Unjournaled, so.Show, so.Servers, so.Waiting = c.unjournaled, c.bridge.Sink, c.showServers, c.bridge.Waiting
+	if c.host, err = session.New(so); err != nil {
+		return 2, err
+	}
+	// A history that cannot be kept is said on screen, and kept for this
+	// console only.
+	hist, histErr := history.OpenWorkspace(o.workspace, redact.FromEnv())
 	opts := tui.Options{
-		Run:         c.run,
-		Open:        c.open,
-		Bridge:      c.bridge,
-		Policy:      c.policy,
-		Model:       "…",
-		Demo:        c.demo,
-		Description: description,
-		Workspace:   o.workspace,
-		Goal:        o.goal,
-		Shell:       o.shell.Status(),
-		History:     hist,
-		SwitchModel: c.switchModel,
-		Compact:     c.compact,
-		NewSession:  c.newSession,
-		Sessions:    c.sessions,
-		Resume:      c.resumeSession,
+		Run:          c.run,
+		Open:         c.open,
+		Bridge:       c.bridge,
+		Policy:       policy,
+		Model:        "…",
+		Demo:         c.demo,
+		Description:  description,
+		Workspace:    o.workspace,
+		Goal:         o.goal,
+		Shell:        o.shell.Status(),
+		History:      hist,
+		Instructions: c.host.Prompt().Summary(),
+		SwitchModel:  c.switchModel,
+		Compact:      c.host.Compact,
+		NewSession:   c.newSession,
+		Sessions:     c.sessions,
+		Resume:       c.resumeSession,
 	}
 	if histErr != nil {
 		c.notices = append(c.notices, runtime.Notice{Level: "warning", Text: histErr.Error()})
@@ -135,13 +145,11 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	case o.resume != "":
 		opts.Opening = "loading session " + o.resume + "…"
 	}
-	opts.Instructions = o.prompt.summary()
 	if m != nil {
-		opts.ContextWindow, opts.ContextGuessed = c.agent.ContextPolicy().Window, c.agent.ContextPolicy().Guessed
+		opts.ContextWindow, opts.ContextGuessed = c.host.Agent().ContextPolicy().Window, c.host.Agent().ContextPolicy().Guessed
 		opts.Model = m.Name()
-		c.session = runtime.NewSession(newSessionID(time.Now()))
 		if !c.unjournaled {
-			opts.Session = c.session.ID
+			opts.Session = c.host.Session().ID
 		}
 	}
 	switch sc := scenarioOf(m); {
@@ -177,8 +185,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 1, fmt.Errorf("the console failed: %w", runErr)
 	case openErr != nil:
 		// It was on screen; now it stays in the scrollback too.
-		var usage usageError
-		if errors.As(openErr, &usage) {
+		if isUsage(openErr) {
 			return 2, openErr
 		}
 		return 1, openErr
@@ -187,7 +194,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 }
 
 // console is one console session's wiring between the command line, the
-// agent, its journal, its MCP servers and the screen.
+// session and the screen.
 type console struct {
 	o        *options
 	resuming bool
@@ -196,38 +203,13 @@ type console struct {
 	// scenario unpacked from its archive), so it is not journaled and its
 	// id is not shown: there would be nothing to resume it in.
 	unjournaled bool
-	wrap        func(tool.Tool) tool.Tool
 	bridge      *tui.Bridge
-	policy      *approval.Policy
-	// servers is set by open, once the MCP configuration is read.
-	servers atomic.Pointer[mcpCatalog]
-
-	// agent and session are complete before the console hears of the
-	// session (Bridge.Open), and runs start only after that. /clear and
-	// /resume replace the session while no run is going.
-	agent   *runtime.Agent
-	session *runtime.Session
-	// model is the agent's model, which /model switches.
-	model *switchable
+	// host carries the session. It is complete before the console hears of
+	// the session (Bridge.Open), and runs start only after that; /clear
+	// and /resume replace its session while no run is going.
+	host *session.Host
 	// notices are said on screen when the session is opened.
 	notices []runtime.Notice
-	// jw is the journal, once there is one; the sink reads it from the
-	// runtime's and the MCP servers' goroutines.
-	jw atomic.Pointer[journal.Writer]
-	// journalTried is touched only by runs, which never overlap.
-	journalTried bool
-	// toolsCheck is the session, resumed at rest, whose tools are compared
-	// with the agent's at the first run, once the MCP servers are attached;
-	// prepare sets it before the console can start a run.
-	toolsCheck *journal.Replay
-	// attached is closed once the MCP catalogue is attached to the agent,
-	// which changes its Sink: no run may start before.
-	attached chan struct{}
-	// traceEnv is what the environment asks of traces; traces is their
-	// exporter, set up by open (after the first frame) and flushed by
-	// close; nil when traces are off.
-	traceEnv traceSettings
-	traces   *traces
 
 	mu      sync.Mutex // guards closing and opening
 	closing bool
@@ -257,199 +239,65 @@ func (c *console) open() {
 	}
 	// History first, then whatever the servers have to say.
 	c.bridge.Open(opened)
-	if servers := c.servers.Load(); servers.mgr() != nil {
-		// With no servers there is nothing to attach: the agent keeps the
-		// catalogue it has, and no notice can come from elsewhere.
-		servers.attach(c.agent)
-	}
-	close(c.attached)
-	c.reportServers()
+	c.host.Attach()
 }
 
 // prepare does the work of open that can fail.
 func (c *console) prepare() (tui.Opened, error) {
-	o := c.o
 	var rp *journal.Replay
+	var carry session.Resumption
 	if c.resuming {
 		var err error
-		if rp, err = loadSession(o); err != nil {
+		if rp, err = loadSession(c.o); err != nil {
 			return tui.Opened{}, err
 		}
-		m, jw, err := adopt(o, rp)
+		m, err := resumeModel(c.o, rp)
 		if err != nil {
 			return tui.Opened{}, err
 		}
-		c.model.set(m)
-		c.agent.SetContextPolicy(contextPolicy(o, m))
-		c.session = rp.Session
-		c.jw.Store(jw)
-		c.journalTried = true
-	}
-	// The exporter is set up here, off the first frame's path; it sends
-	// nothing until there are spans.
-	tr, err := startTraces(c.traceEnv)
-	if err != nil {
-		return tui.Opened{}, err
-	}
-	c.traces = tr
-	traceID := tr.sessionTrace(rp)
-	tracer := tr.tracer(traceID)
-	if tracer != nil && rp == nil {
-		o.traceID = traceID.String()
-	}
-	// The journal comes first: an intent is on disk before anything else
-	// hears of it, and before the effect is performed.
-	c.agent.Sink = func(e runtime.Event) {
-		if jw := c.jw.Load(); jw != nil {
-			jw.Event(e)
-		}
-		c.bridge.Sink(e)
-		if tracer != nil {
-			tracer.Event(e)
+		if carry, err = c.host.Adopt(rp, m); err != nil {
+			return tui.Opened{}, err
 		}
 	}
-	c.agent.Durable = journalErr(&c.jw)
-	// The MCP catalogue's own copy of the workspace tools is wrapped the
-	// same way, or attaching it would undo the demo's pacing.
-	base, err := workspaceTools(o, c.wrap)
-	if err != nil {
+	// The exporter and the servers start here, off the first frame's path;
+	// the exporter sends nothing until there are spans.
+	if err := c.host.Start(rp); err != nil {
 		return tui.Opened{}, err
 	}
-	servers := newMCPCatalog(base)
-	servers.watch = c.reportServers
-	if err := servers.start(context.Background(), o.workspace, o.mcpConfig); err != nil {
-		return tui.Opened{}, err
-	}
-	c.servers.Store(servers)
-	if rp == nil {
-		opened := tui.Opened{Model: c.model.Name(), Notices: c.notices}
-		opened.ContextWindow, opened.ContextGuessed = c.agent.ContextPolicy().Window, c.agent.ContextPolicy().Guessed
-		if !c.unjournaled {
-			opened.ID = c.session.ID
-		}
-		return opened, nil
-	}
-	opened := c.opened(rp)
+	opened := c.opened(rp, carry)
 	opened.Notices = append(c.notices, opened.Notices...)
 	return opened, nil
 }
 
-// opened returns the loaded session rp, which is the console's session now,
-// as the console shows it: its history, then either its interrupted run
-// carried on at once, or, at rest, the notices about it.
-func (c *console) opened(rp *journal.Replay) tui.Opened {
-	opened := tui.Opened{Model: c.model.Name(), ID: c.session.ID, History: rp.Events}
-	opened.ContextWindow, opened.ContextGuessed = c.agent.ContextPolicy().Window, c.agent.ContextPolicy().Guessed
-	session, agent := c.session, c.agent
-	switch {
-	case len(session.Messages) == 0:
-		// The session stopped before its first run began.
-		opened.Resume = func(ctx context.Context) runtime.GoalOutcome {
-			c.ready(ctx)
-			return agent.Run(ctx, session, rp.Header.Goal)
-		}
-	case !rp.AtRest:
-		opened.Resume = func(ctx context.Context) runtime.GoalOutcome {
-			c.ready(ctx)
-			for _, n := range resumeNotices(rp, agent) {
-				agent.Sink(n)
-			}
-			return agent.Resume(ctx, session, rp.Interrupted)
-		}
-	default:
-		// At rest: the history's last outcome readies the input (the
-		// Answer prompt after a question); nothing runs until the person
-		// says more.
-		opened.Notices = damageNotices(rp)
-		c.toolsCheck = rp
+// opened returns the session the host carries now as the console shows it:
+// a fresh one, or the loaded session rp with its history, then either its
+// interrupted run carried on at once, or, at rest, the notices about it.
+func (c *console) opened(rp *journal.Replay, carry session.Resumption) tui.Opened {
+	policy := c.host.Agent().ContextPolicy()
+	opened := tui.Opened{Model: c.host.Agent().Model.Name(), ContextWindow: policy.Window, ContextGuessed: policy.Guessed,
+		Resume: carry.Run, Notices: carry.Notices}
+	if !c.unjournaled {
+		opened.ID = c.host.Session().ID
+	}
+	if rp != nil {
+		opened.History = rp.Events
 	}
 	return opened
 }
 
 // run is the console's Options.Run: one run of the session with the
-// person's input.
+// person's input. A journal that could not be written is said when the run
+// ends, with how to carry the session on.
 func (c *console) run(ctx context.Context, input string) runtime.GoalOutcome {
-	c.ready(ctx)
-	if rp := c.toolsCheck; rp != nil {
-		c.toolsCheck = nil
-		if n, ok := toolsNotice(rp, c.agent); ok {
-			c.agent.Sink(n)
-		}
-	}
-	c.startJournal(input)
-	out := c.agent.Run(ctx, c.session, input)
-	if jw := c.jw.Load(); jw != nil && jw.Err() != nil {
-		c.agent.Sink(journalLost(c.session.ID, jw.Err()))
+	out := c.host.Run(ctx, input)
+	if err := c.host.JournalErr(); err != nil {
+		c.host.Say(session.JournalLost(c.host.Session().ID, err))
 	}
 	return out
 }
 
-// compact is the console's /compact: the session's conversation is
-// compacted now, the summary keeping focus in particular. A session with no
-// run yet has nothing to compact.
-func (c *console) compact(ctx context.Context, focus string) error {
-	if len(c.session.Messages) == 0 {
-		return errors.New("the session has no conversation yet")
-	}
-	c.ready(ctx)
-	return c.agent.Compact(ctx, c.session, focus)
-}
-
-// ready waits until the MCP catalogue is attached and, the first time, the
-// servers have started or failed (each within its start timeout), so that
-// the first reply can use every tool; the screen says what it waits for.
-func (c *console) ready(ctx context.Context) {
-	select {
-	case <-c.attached:
-	case <-ctx.Done():
-		return
-	}
-	servers := c.servers.Load()
-	mgr := servers.mgr()
-	if mgr == nil {
-		return
-	}
-	select {
-	case <-mgr.Ready():
-		return
-	default:
-	}
-	c.bridge.Waiting("MCP servers to start")
-	servers.waitReady(ctx)
-	c.bridge.Waiting("")
-}
-
-// startJournal creates the journal of a fresh session at its first run,
-// whose input is the session's goal. A console opened and closed without a
-// run leaves no journal behind. A journal that cannot be created is said on
-// screen; the session goes on, but cannot be resumed.
-func (c *console) startJournal(goal string) {
-	if c.journalTried || c.unjournaled {
-		return
-	}
-	c.journalTried = true
-	jw, err := startJournal(c.o, c.session.ID, goal, c.agent, c.policy, false)
-	if err != nil {
-		c.agent.Sink(runtime.Notice{Level: "warning", Text: "this session is not journaled, so it cannot be resumed: " + err.Error()})
-		return
-	}
-	c.jw.Store(jw)
-}
-
-// reportServers tells the console every MCP server's state and tool count.
-// It is called when the servers start and after each of their notices and
-// changes: there is no polling.
-func (c *console) reportServers() {
-	servers := c.servers.Load()
-	if servers == nil {
-		// A notice during start, before open has stored the catalogue:
-		// open reports the states once it has.
-		return
-	}
-	all := servers.servers()
-	if len(all) == 0 {
-		return
-	}
+// showServers tells the console every MCP server's state and tool count.
+func (c *console) showServers(all []mcp.ServerStatus) {
 	out := make([]tui.Server, len(all))
 	for i, s := range all {
 		out[i] = tui.Server{Name: s.Name, State: string(s.State), Tools: s.Tools, Err: s.Err}
@@ -458,22 +306,18 @@ func (c *console) reportServers() {
 }
 
 // close ends the session once the console has closed: it waits for open
-// (which a quick quit may have interrupted), shuts the MCP servers down and
-// closes the journal. It returns why the session could not be opened, if
-// it could not.
+// (which a quick quit may have interrupted), then shuts the session down.
+// It returns why the session could not be opened, if it could not.
 func (c *console) close(stderr io.Writer) error {
 	c.mu.Lock()
 	c.closing = true
 	c.mu.Unlock()
 	c.opening.Wait()
-	if servers := c.servers.Load(); servers != nil {
-		servers.close()
-	}
-	if jw := c.jw.Load(); jw != nil {
-		if err := jw.Close(); err != nil {
+	journalErr, tracesErr := c.host.Close()
+	for _, err := range []error{journalErr, tracesErr} {
+		if err != nil {
 			fmt.Fprintf(stderr, "agenttui: %v\n", err)
 		}
 	}
-	c.traces.close(stderr)
 	return c.openErr
 }

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // windowServer speaks the OpenAI wire format for a model with a small
@@ -277,60 +276,6 @@ func TestContextOverflowAnthropic(t *testing.T) {
 		t.Errorf("the turn sent again does not carry the summary: %.400s", retried)
 	}
 }
-
-// TestProjectInstructions loads AGENTS.md from the repository root and the
-// workspace below it, the user's own first, into the system prompt in that
-// order, with the environment; a 100 KiB file is cut at the cap, with a
-// note.
-func TestProjectInstructions(t *testing.T) {
-	repo := t.TempDir()
-	config := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", config)
-	ws := filepath.Join(repo, "services", "api")
-	for _, d := range []string{filepath.Join(repo, ".git"), ws, filepath.Join(config, "agenttui")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	writeFile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/feature/x\n")
-	writeFile(t, filepath.Join(config, "agenttui", "AGENTS.md"), "Answer in British English.")
-	writeFile(t, filepath.Join(repo, "AGENTS.md"), "Run make test before finishing.")
-	writeFile(t, filepath.Join(ws, "AGENTS.md"), "This service is written in Go.")
-	p := systemPrompt(ws, t0Date)
-	user, root, here := strings.Index(p.text, "British English"), strings.Index(p.text, "make test"), strings.Index(p.text, "written in Go")
-	if user < 0 || root < 0 || here < 0 || !(user < root && root < here) {
-		t.Fatalf("the instructions are missing or out of order:\n%s", p.text)
-	}
-	for _, want := range []string{"Today's date: 2026-11-30", "Workspace: " + ws, "git repository at " + repo + ", on branch feature/x",
-		"## AGENTS.md", "## services/api/AGENTS.md"} {
-		if !strings.Contains(p.text, want) {
-			t.Errorf("the prompt lacks %q:\n%s", want, p.text)
-		}
-	}
-	if p.summary() != "AGENTS.md ×3" || p.cut {
-		t.Errorf("summary %q cut %v", p.summary(), p.cut)
-	}
-
-	writeFile(t, filepath.Join(repo, "AGENTS.md"), strings.Repeat("A long rule that goes on and on.\n", 100<<10/33))
-	p = systemPrompt(ws, t0Date)
-	if !p.cut || !strings.Contains(p.text, "[The project instructions were cut here: together they pass the 32 KiB limit, so the rest of AGENTS.md and the files after it were left out.]") {
-		t.Fatalf("a 100 KiB file was not cut with a note (cut %v)", p.cut)
-	}
-	if n := len(p.text) - strings.Index(p.text, "Project instructions"); n > instructionsCap+1000 {
-		t.Errorf("%d bytes of instructions, over the cap", n)
-	}
-	if strings.Contains(p.text, "written in Go") {
-		t.Error("a file after the cap was kept")
-	}
-
-	plain := t.TempDir()
-	if p := systemPrompt(plain, t0Date); !strings.Contains(p.text, "not in a git repository") || strings.Contains(p.text, "make test") {
-		t.Errorf("outside a repository:\n%s", p.text)
-	}
-}
-
-// t0Date is the date the prompt tests build their prompts on.
-var t0Date = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
 // lastLines returns the last n lines of s.
 func lastLines(s string, n int) string {

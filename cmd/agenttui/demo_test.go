@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenttui/agenttui/internal/session"
 	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
@@ -140,7 +141,7 @@ func key(ev map[string]any) string {
 func TestPacedToolsKeepTheirSandbox(t *testing.T) {
 	o := &options{workspace: t.TempDir(), sandbox: sandbox.Config{Mode: sandbox.WorkspaceWrite}}
 	defer o.closeShell()
-	tools, err := workspaceTools(o, func(t tool.Tool) tool.Tool { return pace(t, 0) })
+	tools, err := session.WorkspaceTools(o.workspace, o.shellSandbox, func(t tool.Tool) tool.Tool { return pace(t, 0) })
 	if err != nil {
 		if sandbox.Detect().ABI < 1 {
 			t.Skip("this kernel has no Landlock")

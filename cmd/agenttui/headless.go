@@ -10,13 +10,13 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
-	"time"
 
 	"github.com/agenttui/agenttui/approval"
-	"github.com/agenttui/agenttui/internal/redact"
+	"github.com/agenttui/agenttui/internal/playground"
 	"github.com/agenttui/agenttui/internal/sanitize"
+	"github.com/agenttui/agenttui/internal/session"
+	"github.com/agenttui/agenttui/internal/traces"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/journal"
 	"github.com/agenttui/agenttui/runtime/model"
@@ -34,7 +34,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		return 2, err
 	}
 	defer o.closeShell()
-	traceEnv, err := envTraceSettings()
+	traceEnv, err := traces.FromEnv(os.Getenv)
 	if err != nil {
 		return 2, err
 	}
@@ -55,84 +55,52 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	// A scenario that carries its workspace (the demo's is the sample
 	// project) plays in it; a resumed session stays in its own.
 	unjournaled := demo
-	var pg *playground
+	var pg *playground.Playground
 	if rp == nil {
 		if pg, err = preparePlayground(o, scenarioOf(m), demo); err != nil {
 			return 2, err
 		}
 		if pg != nil {
-			defer pg.cleanup()
-			unjournaled = unjournaled || pg.temp
+			defer pg.Cleanup()
+			unjournaled = unjournaled || pg.Temp
 		}
-	}
-	// Traces are flushed last, once the outcome is written.
-	tr, err := startTraces(traceEnv)
-	if err != nil {
-		return 2, err
-	}
-	defer tr.close(stderr)
-	traceID := tr.sessionTrace(rp)
-	tracer := tr.tracer(traceID)
-	if tracer != nil && rp == nil {
-		o.traceID = traceID.String()
 	}
 	out := bufio.NewWriter(stdout)
-	defer out.Flush()
-	var show runtime.Sink
 	prog := &progress{w: stderr, workspace: o.workspace}
-	if tracer != nil {
-		prog.trace = traceID.String()
-	}
+	show := prog.event
 	if o.jsonOut {
 		show = jsonSink(out)
-	} else {
-		show = prog.event
 	}
-	// MCP servers start first, so a bad configuration stops the command
-	// before anything else happens; they come up while the rest is built.
-	base, err := workspaceTools(o, nil)
+	so, err := o.sessionOptions(m, approval.NewPolicy(o.mode, nil), traceEnv)
 	if err != nil {
 		return 2, err
 	}
-	prog.shell = o.shell.Status()
-	servers := newMCPCatalog(base)
-	if err := servers.start(context.Background(), o.workspace, o.mcpConfig); err != nil {
-		return 2, err
-	}
-	defer servers.close()
-	policy := approval.NewPolicy(o.mode, nil)
-	agent, err := newAgent(o, m, policy, nil, nil)
+	so.Unjournaled, so.Show = unjournaled, show
+	h, err := session.New(so)
 	if err != nil {
 		return 2, err
-	}
-
-	// The journal is opened once the MCP servers are attached, so that its
-	// header records the tools the run really offers; until then only the
-	// servers' notices pass, from their goroutines.
-	var jwp atomic.Pointer[journal.Writer]
-	var session *runtime.Session
-	// The journal comes first: an intent is on disk before anything else
-	// hears of it, and before the effect is performed.
-	agent.Sink = func(e runtime.Event) {
-		if jw := jwp.Load(); jw != nil {
-			jw.Event(e)
-		}
-		show(e)
-		if tracer != nil {
-			tracer.Event(e)
-		}
-	}
-	agent.Durable = journalErr(&jwp)
-	if pg != nil && pg.temp && !demo {
-		agent.Sink(runtime.Notice{Level: "info", Text: pg.note()})
 	}
 	defer func() {
-		if jw := jwp.Load(); jw != nil {
-			if err := jw.Close(); err != nil {
-				fmt.Fprintf(stderr, "agenttui: %s\n", journalLost(session.ID, err).Text)
-			}
+		// The outcome is out before the traces are flushed, which may
+		// take a while.
+		out.Flush()
+		journalErr, tracesErr := h.Close()
+		if journalErr != nil {
+			fmt.Fprintf(stderr, "agenttui: %s\n", session.JournalLost(h.Session().ID, journalErr).Text)
+		}
+		if tracesErr != nil {
+			fmt.Fprintf(stderr, "agenttui: %v\n", tracesErr)
 		}
 	}()
+	// MCP servers start first, so a bad configuration stops the command
+	// before anything else happens.
+	if err := h.Start(rp); err != nil {
+		return 2, err
+	}
+	prog.shell, prog.trace = o.shell.Status(), h.TraceID()
+	if pg != nil && pg.Temp && !demo {
+		h.Say(runtime.Notice{Level: "info", Text: pg.Note()})
+	}
 
 	// The first interrupt stops the run the way Esc does in the console:
 	// running calls are cancelled and every call gets an honest result. A
@@ -148,42 +116,30 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		}
 	}()
 	// A headless run waits for the servers, so its first reply can use
-	// every tool.
-	servers.waitReady(ctx)
-	servers.attach(agent)
-
-	var jw *journal.Writer
+	// every tool. The journal is opened once they are attached, so that
+	// its header records the tools the run really offers.
+	h.WaitServers(ctx)
+	h.Attach()
+	var carry session.Resumption
 	if rp != nil {
-		session = rp.Session
-		if jw, err = journal.Reopen(rp, redact.FromEnv()); err != nil {
+		if carry, err = h.Adopt(rp, nil); err != nil {
 			return 1, err
 		}
-	} else {
-		session = runtime.NewSession(newSessionID(time.Now()))
-		if jw, err = startJournal(o, session.ID, o.goal, agent, policy, unjournaled); err != nil {
-			return 1, err
-		}
+	} else if err := h.StartJournal(o.goal); err != nil {
+		return 1, err
 	}
-	jwp.Store(jw)
-	if rp != nil {
-		// Damage the load tolerated, and tools that changed, now that the
-		// servers' tools are in the catalogue.
-		for _, n := range resumeNotices(rp, agent) {
-			agent.Sink(n)
-		}
+	for _, n := range carry.Notices {
+		h.Say(n)
 	}
 
 	var outcome runtime.GoalOutcome
 	switch {
 	case rp == nil:
-		outcome = agent.Run(ctx, session, o.goal)
-	case len(session.Messages) == 0:
-		// The session stopped before its first run began.
-		outcome = agent.Run(ctx, session, rp.Header.Goal)
-	case !rp.AtRest:
-		outcome = agent.Resume(ctx, session, rp.Interrupted)
+		outcome = h.Run(ctx, o.goal)
+	case carry.Run != nil:
+		outcome = carry.Run(ctx)
 	case o.goal != "":
-		outcome = agent.Run(ctx, session, o.goal)
+		outcome = h.Run(ctx, o.goal)
 	default:
 		// The session ended; without new input there is nothing to do but
 		// say how it ended.
@@ -206,7 +162,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		if !ok {
 			break
 		}
-		outcome = agent.Run(ctx, session, answer)
+		outcome = h.Run(ctx, answer)
 	}
 	if !o.jsonOut {
 		writeOutcome(out, outcome)

@@ -33,17 +33,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	default:
 		code, err = runConsole(args, stdin, stdout, stderr)
 	}
-	var usage usageError
-	switch {
-	case err == nil:
+	if err == nil {
 		return code
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "agenttui: %s\n", usage.msg)
-		return 2
-	default:
-		fmt.Fprintf(stderr, "agenttui: %v\n", err)
-		return 1
 	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if isUsage(err) {
+		fmt.Fprintf(stderr, "agenttui: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(stderr, "agenttui: %v\n", err)
+	return 1
 }

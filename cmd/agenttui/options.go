@@ -7,11 +7,17 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/config"
+	"github.com/agenttui/agenttui/internal/playground"
+	"github.com/agenttui/agenttui/internal/session"
+	"github.com/agenttui/agenttui/internal/traces"
+	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
 
@@ -22,6 +28,23 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// isUsage reports whether err is the person's to mend (a bad command line
+// or configuration, a session that cannot be opened as asked), which is
+// said in one line and exits 2. The libraries say so by their errors' types.
+func isUsage(err error) bool {
+	var (
+		usage    usageError
+		file     *config.Error
+		unread   *config.ReadError
+		flagRule *config.FlagError
+		tracing  *traces.Error
+		setup    *session.Error
+		scenario *playground.Error
+	)
+	return errors.As(err, &usage) || errors.As(err, &file) || errors.As(err, &unread) || errors.As(err, &flagRule) ||
+		errors.As(err, &tracing) || errors.As(err, &setup) || errors.As(err, &scenario)
+}
 
 // options are the flags shared by the console and headless runs, and the
 // headless-only ones.
@@ -60,13 +83,8 @@ type options struct {
 	// set records the flags given on the command line, which win over the
 	// configuration file.
 	set map[string]bool
-	// config is the configuration file read, if any.
-	config *config
-	// prompt is the system prompt built for the workspace.
-	prompt prompt
-	// traceID is the new session's trace, in hex, for its journal; empty
-	// when traces are off.
-	traceID string
+	// cfg is the configuration file read, if any.
+	cfg *config.Config
 }
 
 // stringList is a repeatable string flag.
@@ -184,6 +202,23 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	return o, nil
 }
 
+// landlockSupport tells what the kernel offers the shell sandbox; tests
+// replace it to play a kernel without Landlock.
+var landlockSupport = sandbox.Detect
+
+// sessionOptions returns what the command line and the configuration say
+// of the session: its workspace, model (nil while a resumed session's is
+// not known), approval policy and rules, bounds, shell sandbox, MCP servers
+// and traces. The caller adds how events are shown.
+func (o *options) sessionOptions(m model.Model, policy *approval.Policy, tr traces.Settings) (session.Options, error) {
+	rules, err := o.rules()
+	if err != nil {
+		return session.Options{}, err
+	}
+	return session.Options{Workspace: o.workspace, Model: m, Policy: policy, Rules: rules, Config: o.cfg, MaxParallel: o.maxParallel,
+		Shell: o.shellSandbox, MCPConfig: o.mcpConfig, Traces: tr}, nil
+}
+
 // shellSandbox returns the session's shell sandbox over root (the resolved
 // workspace), making it the first time: the workspace is final by then (the
 // demo's is a copy made after the flags are read). A missing extra writable
@@ -263,6 +298,58 @@ func resolveWorkspace(dir string) (string, error) {
 		return "", usagef("--workspace %s is not a folder", dir)
 	}
 	return abs, nil
+}
+
+// applyConfig finds and reads the configuration and lays it under the flags
+// the person set explicitly.
+func applyConfig(o *options) error {
+	path, err := config.Find(o.configPath, o.workspace)
+	if err != nil || path == "" {
+		return err
+	}
+	c, err := config.Load(path)
+	if err != nil {
+		return err
+	}
+	o.cfg = c
+	if !o.set["model"] && c.Model != "" && o.scenario == "" {
+		o.model = c.Model
+	}
+	if !o.set["mode"] && c.Mode != "" {
+		o.mode = c.Mode
+	}
+	if !o.set["max-parallel"] && c.MaxParallel > 0 {
+		o.maxParallel = c.MaxParallel
+	}
+	mode := o.sandbox.Mode
+	o.sandbox = c.Sandbox
+	if o.set["sandbox"] {
+		o.sandbox.Mode = mode
+	}
+	return nil
+}
+
+// rules returns the configured rules followed by the flags' rules.
+func (o *options) rules() ([]approval.NamedRule, error) {
+	fr, err := config.FlagRules(o.allow, o.deny)
+	if err != nil {
+		return nil, err
+	}
+	var rules []approval.NamedRule
+	if o.cfg != nil {
+		rules = slices.Clone(o.cfg.Rules)
+	}
+	return append(rules, fr...), nil
+}
+
+// unwrapPathError returns the cause of a path error alone, for messages that
+// name the path themselves.
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func printUsage(command string, fs *flag.FlagSet, w io.Writer) {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/agenttui/agenttui/internal/redact"
+	"github.com/agenttui/agenttui/internal/xdg"
 )
 
 // DefaultMax is how many entries a workspace's history keeps.
@@ -35,13 +36,9 @@ const maxEntryBytes = 64 << 10
 // Dir returns the folder of the history files: $XDG_STATE_HOME/agenttui/history,
 // or ~/.local/state/agenttui/history.
 func Dir() (string, error) {
-	base := os.Getenv("XDG_STATE_HOME")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("cannot find a folder for the input history: set XDG_STATE_HOME (%v)", err)
-		}
-		base = filepath.Join(home, ".local", "state")
+	base, err := xdg.StateHome()
+	if err != nil {
+		return "", fmt.Errorf("cannot find a folder for the input history: set XDG_STATE_HOME (%v)", err)
 	}
 	return filepath.Join(base, "agenttui", "history"), nil
 }
@@ -71,6 +68,19 @@ type Store struct {
 type record struct {
 	At   time.Time `json:"at"`
 	Text string    `json:"text"`
+}
+
+// OpenWorkspace opens the history of workspace, in its file under Dir. When
+// there is no folder for history files it returns a history kept in memory,
+// with an error that says the history lasts only as long as this console;
+// either way the store can be used.
+func OpenWorkspace(workspace string, red *redact.Redactor) (*Store, error) {
+	dir, err := Dir()
+	if err != nil {
+		s, _ := Open("", 0, red)
+		return s, fmt.Errorf("the input history is kept for this console only: %w", err)
+	}
+	return Open(File(dir, workspace), 0, red)
 }
 
 // Open loads the history at path ("" keeps the history in memory only),

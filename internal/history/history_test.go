@@ -126,3 +126,27 @@ func TestDir(t *testing.T) {
 		t.Fatalf("Dir() = %s, %v", d, err)
 	}
 }
+
+// TestOpenWorkspace opens a workspace's history under the state folder, and
+// one kept in memory, with an error saying so, when there is no such folder.
+func TestOpenWorkspace(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	s, err := OpenWorkspace("/w", redact.New())
+	if err != nil || s == nil {
+		t.Fatalf("OpenWorkspace: %v, %v", s, err)
+	}
+	if _, err := s.Add("hello"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(File(filepath.Join(state, "agenttui", "history"), "/w")); err != nil {
+		t.Errorf("the history is not in the state folder: %v", err)
+	}
+
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "")
+	s, err = OpenWorkspace("/w", redact.New())
+	if s == nil || err == nil || !strings.HasPrefix(err.Error(), "the input history is kept for this console only: cannot find a folder for the input history") {
+		t.Fatalf("with no state folder: %v, %v", s, err)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/agenttui/agenttui/internal/redact"
+	"github.com/agenttui/agenttui/internal/xdg"
 	"github.com/agenttui/agenttui/runtime"
 )
 
@@ -48,13 +49,9 @@ type Header struct {
 // Dir returns the folder sessions are kept in: $XDG_STATE_HOME/agenttui/sessions,
 // or ~/.local/state/agenttui/sessions when XDG_STATE_HOME is not set.
 func Dir() (string, error) {
-	base := os.Getenv("XDG_STATE_HOME")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("cannot find a folder for session journals: set XDG_STATE_HOME (%v)", err)
-		}
-		base = filepath.Join(home, ".local", "state")
+	base, err := xdg.StateHome()
+	if err != nil {
+		return "", fmt.Errorf("cannot find a folder for session journals: set XDG_STATE_HOME (%v)", err)
 	}
 	return filepath.Join(base, "agenttui", "sessions"), nil
 }

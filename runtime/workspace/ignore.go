@@ -9,6 +9,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/agenttui/agenttui/internal/xdg"
 )
 
 // The ignore files read in every folder of a walk, lowest priority first:
@@ -190,16 +192,13 @@ func commonGitDir(repo string) string {
 // last one set wins), or git's default, $XDG_CONFIG_HOME/git/ignore.
 func globalExcludesFile(common string) string {
 	home := os.Getenv("HOME")
-	xdg := os.Getenv("XDG_CONFIG_HOME")
-	if xdg == "" && home != "" {
-		xdg = filepath.Join(home, ".config")
-	}
+	xdgConfig, _ := xdg.ConfigHome()
 	var configs []string
 	if os.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
 		configs = append(configs, "/etc/gitconfig")
 	}
-	if xdg != "" {
-		configs = append(configs, filepath.Join(xdg, "git", "config"))
+	if xdgConfig != "" {
+		configs = append(configs, filepath.Join(xdgConfig, "git", "config"))
 	}
 	if home != "" {
 		configs = append(configs, filepath.Join(home, ".gitconfig"))
@@ -224,8 +223,8 @@ func globalExcludesFile(common string) string {
 		}
 	}
 	switch {
-	case file == "" && xdg != "":
-		return filepath.Join(xdg, "git", "ignore")
+	case file == "" && xdgConfig != "":
+		return filepath.Join(xdgConfig, "git", "ignore")
 	case strings.HasPrefix(file, "~/") && home != "":
 		return filepath.Join(home, file[2:])
 	}

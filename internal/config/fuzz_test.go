@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"os"
@@ -21,7 +21,7 @@ func FuzzConfig(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := parseConfig("agenttui.json", data)
+		c, err := Parse("agenttui.json", data)
 		if err != nil {
 			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "config") {
 				t.Fatalf("the error is not one line naming the file: %q", msg)
@@ -52,7 +52,7 @@ func FuzzRuleShortForm(f *testing.F) {
 		if err := r.Check(); err != nil {
 			t.Fatalf("%q parsed into a rule its check refuses: %v", spec, err)
 		}
-		if _, err := flagRules([]string{spec}, nil); err != nil {
+		if _, err := FlagRules([]string{spec}, nil); err != nil {
 			t.Fatalf("%q parsed, yet --allow refuses it: %v", spec, err)
 		}
 	})

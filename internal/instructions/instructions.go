@@ -1,4 +1,10 @@
-package main
+// Package instructions builds the system prompt of a session: the
+// runtime's own prompt, a block that tells the model about its environment
+// (the date, the system, the workspace, git), and the project's
+// instructions from the AGENTS.md files that apply to the workspace, within
+// a bound, so that a project's conventions reach the model without a
+// huge file crowding out the conversation.
+package instructions
 
 import (
 	"fmt"
@@ -8,47 +14,49 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttui/agenttui/internal/xdg"
 	agentrt "github.com/agenttui/agenttui/runtime"
 )
 
-// instructionsCap bounds the project instructions the system prompt carries,
-// all files together.
-const instructionsCap = 32 << 10
+// Cap bounds the project instructions the system prompt carries, all files
+// together: past it the rest is left out, with a note that says so.
+const Cap = 32 << 10
 
-// instructionsFile is the name of the files that hold project instructions.
-const instructionsFile = "AGENTS.md"
+// File is the name of the files that hold project instructions.
+const File = "AGENTS.md"
 
-// prompt is the system prompt of a session: the runtime's own, an
+// Prompt is the system prompt of a session: the runtime's own, an
 // environment block, and the project instructions.
-type prompt struct {
-	text string
-	// files are the instruction files that were read, in order, as paths
+type Prompt struct {
+	// Text is the prompt the model reads.
+	Text string
+	// Files are the instruction files that were read, in order, as paths
 	// for people (relative to the repository root where they can be).
-	files []string
-	// cut says the instructions passed the cap and the rest was left out.
-	cut bool
+	Files []string
+	// Cut says the instructions passed Cap and the rest was left out.
+	Cut bool
 }
 
-// summary says which instruction files were loaded, for the header:
-// "AGENTS.md ×2"; empty when none was.
-func (p prompt) summary() string {
-	switch len(p.files) {
+// Summary says which instruction files were loaded, for the console's
+// header: "AGENTS.md ×2"; empty when none was.
+func (p Prompt) Summary() string {
+	switch len(p.Files) {
 	case 0:
 		return ""
 	case 1:
-		return p.files[0]
+		return p.Files[0]
 	}
-	return fmt.Sprintf("%s ×%d", instructionsFile, len(p.files))
+	return fmt.Sprintf("%s ×%d", File, len(p.Files))
 }
 
-// systemPrompt builds the system prompt for a session in workspace: the
+// SystemPrompt builds the system prompt for a session in workspace: the
 // runtime's prompt, the environment (date, system, workspace, git), then the
 // project instructions: the user's own file ($XDG_CONFIG_HOME/agenttui/
 // AGENTS.md) first, then every AGENTS.md from the repository root down to
 // the workspace, in that order. The repository root is the nearest folder
 // at or above the workspace that holds .git; without one, the workspace
 // alone is looked in.
-func systemPrompt(workspace string, now time.Time) prompt {
+func SystemPrompt(workspace string, now time.Time) Prompt {
 	root, branch := gitRoot(workspace)
 	var b strings.Builder
 	b.WriteString(agentrt.DefaultSystemPrompt)
@@ -63,17 +71,17 @@ func systemPrompt(workspace string, now time.Time) prompt {
 	}
 
 	var files []string
-	if dir := userConfigDir(); dir != "" {
-		files = append(files, filepath.Join(dir, "agenttui", instructionsFile))
+	if dir, err := xdg.ConfigHome(); err == nil {
+		files = append(files, filepath.Join(dir, "agenttui", File))
 	}
 	top := root
 	if top == "" {
 		top = workspace
 	}
 	for _, dir := range pathDown(top, workspace) {
-		files = append(files, filepath.Join(dir, instructionsFile))
+		files = append(files, filepath.Join(dir, File))
 	}
-	p := prompt{}
+	p := Prompt{}
 	var body strings.Builder
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -84,21 +92,21 @@ func systemPrompt(workspace string, now time.Time) prompt {
 		if rel, err := filepath.Rel(top, f); err == nil && !strings.HasPrefix(rel, "..") {
 			name = rel
 		}
-		p.files = append(p.files, name)
+		p.Files = append(p.Files, name)
 		section := fmt.Sprintf("\n## %s\n\n%s\n", name, strings.TrimSpace(string(data)))
-		if room := instructionsCap - body.Len(); len(section) > room {
+		if room := Cap - body.Len(); len(section) > room {
 			// Cut at the end of a line, so no word or character is split.
 			keep := section[:max(room, 0)]
 			if i := strings.LastIndexByte(keep, '\n'); i > 0 {
 				keep = keep[:i+1]
 			}
 			body.WriteString(keep)
-			fmt.Fprintf(&body, "\n\n[The project instructions were cut here: together they pass the %d KiB limit, so the rest of %s", instructionsCap>>10, name)
-			if rest := len(files) - len(p.files); rest > 0 {
+			fmt.Fprintf(&body, "\n\n[The project instructions were cut here: together they pass the %d KiB limit, so the rest of %s", Cap>>10, name)
+			if rest := len(files) - len(p.Files); rest > 0 {
 				body.WriteString(" and the files after it")
 			}
 			body.WriteString(" were left out.]\n")
-			p.cut = true
+			p.Cut = true
 			break
 		}
 		body.WriteString(section)
@@ -107,19 +115,8 @@ func systemPrompt(workspace string, now time.Time) prompt {
 		b.WriteString("\nProject instructions, from the AGENTS.md files below (the user's own first, then from the repository root down to the workspace); follow them:\n")
 		b.WriteString(body.String())
 	}
-	p.text = b.String()
+	p.Text = b.String()
 	return p
-}
-
-// userConfigDir returns $XDG_CONFIG_HOME, else ~/.config.
-func userConfigDir() string {
-	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
-		return d
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(home, ".config")
-	}
-	return ""
 }
 
 // pathDown returns the folders from top down to dir, both included; dir

@@ -1,11 +1,14 @@
-package main
+// Package traces exports a session's OpenTelemetry spans as the standard
+// OTEL_ environment variables ask: it reads the settings, sets up the SDK's
+// provider over an OTLP/HTTP client that never links gRPC, hands out the
+// runtime/tracing subscriber that makes the spans, and flushes them on exit
+// within a bound, so that a collector that is down never holds the terminal.
+package traces
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -24,13 +27,32 @@ import (
 	"github.com/agenttui/agenttui/runtime/tracing"
 )
 
-// traceFlushTimeout bounds how long exiting waits for the last spans to be
+// flushTimeout bounds how long exiting waits for the last spans to be
 // exported: a collector that is down must not hold the terminal.
-const traceFlushTimeout = 2 * time.Second
+const flushTimeout = 2 * time.Second
 
-// traceSettings is what the standard OpenTelemetry environment variables ask
-// of agenttui's traces.
-type traceSettings struct {
+// Error is a trace setting agenttui cannot follow, such as an exporter or
+// protocol it does not have. The command treats it as a usage error, rather
+// than letting traces silently go nowhere.
+type Error struct {
+	// Setting is the variable at fault with its value, such as
+	// "OTEL_TRACES_EXPORTER=zipkin"; empty when the exporter's own set-up
+	// refused the settings.
+	Setting string
+	// Problem says what is wrong.
+	Problem string
+}
+
+func (e *Error) Error() string {
+	if e.Setting == "" {
+		return "traces: " + e.Problem
+	}
+	return e.Setting + ": " + e.Problem
+}
+
+// Settings are what the standard OpenTelemetry environment variables ask of
+// agenttui's traces. The zero value has traces off.
+type Settings struct {
 	// on says spans are exported at all.
 	on bool
 	// capture records prompts, replies, arguments and results.
@@ -44,13 +66,14 @@ type traceSettings struct {
 	client *otlphttp.Client
 }
 
-// traceSettingsFrom reads the OTEL_ variables through getenv. Traces are off
+// FromEnv reads the OTEL_ variables through getenv (os.Getenv, or a test's
+// map). Traces are off
 // unless an OTLP endpoint is set or OTEL_TRACES_EXPORTER is otlp, and
 // OTEL_SDK_DISABLED or OTEL_TRACES_EXPORTER=none turn them off whatever
 // else is set. An exporter or protocol agenttui does not have is a usage
 // error, rather than traces silently going nowhere.
-func traceSettingsFrom(getenv func(string) string) (traceSettings, error) {
-	var s traceSettings
+func FromEnv(getenv func(string) string) (Settings, error) {
+	var s Settings
 	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
 		return s, nil
 	}
@@ -60,7 +83,7 @@ func traceSettingsFrom(getenv func(string) string) (traceSettings, error) {
 		return s, nil
 	case "", "otlp":
 	default:
-		return s, usagef("OTEL_TRACES_EXPORTER=%s: agenttui exports traces with otlp (OTLP over HTTP) or none", exporter)
+		return s, &Error{Setting: "OTEL_TRACES_EXPORTER=" + exporter, Problem: "agenttui exports traces with otlp (OTLP over HTTP) or none"}
 	}
 	endpoint := getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != ""
 	if exporter == "" && !endpoint {
@@ -73,12 +96,11 @@ func traceSettingsFrom(getenv func(string) string) (traceSettings, error) {
 	switch strings.TrimSpace(protocol) {
 	case "", "http/protobuf":
 	default:
-		return s, usagef("%s=%s: agenttui exports traces as http/protobuf only (to the collector's HTTP port, 4318)",
-			name, protocol)
+		return s, &Error{Setting: name + "=" + protocol, Problem: "agenttui exports traces as http/protobuf only (to the collector's HTTP port, 4318)"}
 	}
 	client, err := otlphttp.FromEnv(getenv)
 	if err != nil {
-		return s, usagef("traces: %v", err)
+		return s, &Error{Problem: err.Error()}
 	}
 	s.on, s.client = true, client
 	s.capture = strings.EqualFold(strings.TrimSpace(getenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")), "true")
@@ -103,11 +125,12 @@ func headerValues(list string) []string {
 	return out
 }
 
-// traces is the exporting side of tracing: the SDK's provider with a batch
+// Exporter is the exporting side of tracing: the SDK's provider with a batch
 // processor over the SDK's OTLP exporter, whose client posts protobuf over
-// HTTP (internal/otlphttp). It is nil when traces are off.
-type traces struct {
-	settings traceSettings
+// HTTP (internal/otlphttp). A nil *Exporter is traces turned off: its
+// methods do nothing, and hand out no tracer.
+type Exporter struct {
+	settings Settings
 	provider *sdktrace.TracerProvider
 	client   *otlphttp.Client
 	errs     *exportErrors
@@ -116,16 +139,17 @@ type traces struct {
 	tracers []*tracing.Tracer
 }
 
-// startTraces sets up the exporter when s asks for traces; it connects to
-// nothing until the first batch is sent, so nothing waits for it.
-func startTraces(s traceSettings) (*traces, error) {
+// Start sets up the exporter when s asks for traces, and returns nil when it
+// does not; it connects to nothing until the first batch is sent, so nothing
+// waits for it.
+func Start(s Settings) (*Exporter, error) {
 	if !s.on {
 		return nil, nil
 	}
 	ctx := context.Background()
 	exp, err := otlptrace.New(ctx, s.client)
 	if err != nil {
-		return nil, usagef("traces: %v", err)
+		return nil, &Error{Problem: err.Error()}
 	}
 	// The service is agenttui unless OTEL_SERVICE_NAME or
 	// OTEL_RESOURCE_ATTRIBUTES say otherwise: later detectors win.
@@ -135,7 +159,7 @@ func startTraces(s traceSettings) (*traces, error) {
 		resource.WithTelemetrySDK(),
 	)
 	if err != nil && res == nil {
-		return nil, usagef("traces: %v", err)
+		return nil, &Error{Problem: err.Error()}
 	}
 	// The SDK reports export failures through the global handler, which
 	// would print over the console's screen: they are kept, and said once
@@ -148,12 +172,12 @@ func startTraces(s traceSettings) (*traces, error) {
 		sdktrace.WithResource(res),
 		sdktrace.WithIDGenerator(tracing.IDs{}),
 	)
-	return &traces{settings: s, provider: tp, client: s.client, errs: errs}, nil
+	return &Exporter{settings: s, provider: tp, client: s.client, errs: errs}, nil
 }
 
-// tracer returns the subscriber that makes a session's spans, in the trace
+// Tracer returns the subscriber that makes a session's spans, in the trace
 // id names; nil when traces are off.
-func (t *traces) tracer(id trace.TraceID) *tracing.Tracer {
+func (t *Exporter) Tracer(id trace.TraceID) *tracing.Tracer {
 	if t == nil {
 		return nil
 	}
@@ -168,12 +192,12 @@ func (t *traces) tracer(id trace.TraceID) *tracing.Tracer {
 	return tr
 }
 
-// sessionTrace returns the trace id of a session: a new one for a new
+// SessionTrace returns the trace id of a session: a new one for a new
 // session, to be written in its journal, or the one its journal names, so
 // that every process that carries the session on adds to one trace. A
 // session recorded without one gets a new trace in each process. It is the
 // zero id when traces are off.
-func (t *traces) sessionTrace(rp *journal.Replay) trace.TraceID {
+func (t *Exporter) SessionTrace(rp *journal.Replay) trace.TraceID {
 	if t == nil {
 		return trace.TraceID{}
 	}
@@ -185,11 +209,12 @@ func (t *traces) sessionTrace(rp *journal.Replay) trace.TraceID {
 	return tracing.NewTraceID()
 }
 
-// close flushes the spans not yet exported, waiting no longer than
-// traceFlushTimeout, and says on w if any could not be exported.
-func (t *traces) close(w io.Writer) {
+// Close flushes the spans not yet exported, waiting no longer than
+// flushTimeout, and returns an error that says so when some could not be
+// exported.
+func (t *Exporter) Close() error {
 	if t == nil {
-		return
+		return nil
 	}
 	// The tracers hand over the spans of the events they have queued.
 	t.mu.Lock()
@@ -197,7 +222,7 @@ func (t *traces) close(w io.Writer) {
 		tr.Close()
 	}
 	t.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), traceFlushTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
 	defer cancel()
 	if err := t.provider.Shutdown(ctx); err != nil {
 		t.errs.Handle(err)
@@ -209,8 +234,9 @@ func (t *traces) close(w io.Writer) {
 		n, first = max(n, 1), failed
 	}
 	if n > 0 {
-		fmt.Fprintf(w, "agenttui: traces: not all spans were exported: %v\n", first)
+		return fmt.Errorf("traces: not all spans were exported: %v", first)
 	}
+	return nil
 }
 
 // exportErrors keeps the errors the SDK reports.
@@ -244,10 +270,7 @@ func (e *exportErrors) report() (int, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.first == nil && e.timedOut {
-		return e.n, fmt.Errorf("the collector did not answer within %s", traceFlushTimeout)
+		return e.n, fmt.Errorf("the collector did not answer within %s", flushTimeout)
 	}
 	return e.n, e.first
 }
-
-// envTraceSettings reads the trace settings of this process.
-func envTraceSettings() (traceSettings, error) { return traceSettingsFrom(os.Getenv) }

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 // startMCP starts the MCP servers of configPath (--mcp-config) when it is
 // given, else of <workspace>/.mcp.json when that exists; with neither it
 // returns a nil manager and no error. An unreadable or invalid
-// configuration is a usage error, one line naming the file, the server and
-// the problem, and nothing is started.
+// configuration is an *Error, one line naming the file, the server and the
+// problem, and nothing is started.
 //
 // The servers start in the background and work in the workspace; notice
 // hears about those that fail, and onChange (which may be nil) is called
@@ -25,7 +25,7 @@ func startMCP(ctx context.Context, workspace, configPath string, notice func(run
 	if path == "" {
 		found, err := mcp.FindConfig(workspace)
 		if err != nil {
-			return nil, usageError{err.Error()}
+			return nil, &Error{Err: err}
 		}
 		if found == "" {
 			return nil, nil
@@ -36,7 +36,7 @@ func startMCP(ctx context.Context, workspace, configPath string, notice func(run
 	}
 	cfg, err := mcp.LoadConfig(path)
 	if err != nil {
-		return nil, usageError{err.Error()}
+		return nil, &Error{Err: err}
 	}
 	m := mcp.Start(cfg, mcp.Options{Dir: workspace, Notice: notice, OnChange: onChange})
 	context.AfterFunc(ctx, func() { m.Close() })
@@ -51,8 +51,9 @@ func startMCP(ctx context.Context, workspace, configPath string, notice func(run
 // then go to the agent's sink, in order, one at a time.
 //
 // Use: newMCPCatalog, start (before anything else starts, so that a bad
-// configuration stops the command cleanly), waitReady in a headless run,
-// attach once the agent's Sink is final, and close on exit.
+// configuration stops the command cleanly), waitReady where a run must find
+// every tool at its first turn, attach once the agent's Sink is final, and
+// close on exit.
 type mcpCatalog struct {
 	base []tool.Tool
 	// watch, when set before start, is called after every notice and
@@ -88,8 +89,6 @@ func (c *mcpCatalog) start(ctx context.Context, workspace, configPath string) er
 }
 
 // waitReady waits until every server has started or failed, or ctx ends.
-// A headless run calls it before its first turn, so that the first reply
-// can use every tool.
 func (c *mcpCatalog) waitReady(ctx context.Context) {
 	if m := c.mgr(); m != nil {
 		select {
@@ -175,7 +174,7 @@ func (c *mcpCatalog) changed() {
 	}
 }
 
-// servers returns the status of every MCP server, for the console.
+// servers returns the status of every MCP server.
 func (c *mcpCatalog) servers() []mcp.ServerStatus {
 	if m := c.mgr(); m != nil {
 		return m.Servers()
@@ -190,7 +189,12 @@ func (c *mcpCatalog) close() {
 	}
 }
 
+// mgr returns the servers' manager: nil when there is no configuration, or
+// before start (c itself may be nil then).
 func (c *mcpCatalog) mgr() *mcp.Manager {
+	if c == nil {
+		return nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.manager

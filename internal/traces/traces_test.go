@@ -1,4 +1,4 @@
-package main
+package traces
 
 import (
 	"slices"
@@ -34,7 +34,7 @@ func TestTraceSettingsFromEnvironment(t *testing.T) {
 		{name: "bad endpoint", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "localhost:4318"}, bad: true},
 		{name: "bad timeout", env: map[string]string{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_TIMEOUT": "soon"}, bad: true},
 	} {
-		s, err := traceSettingsFrom(func(k string) string { return tc.env[k] })
+		s, err := FromEnv(func(k string) string { return tc.env[k] })
 		if (err != nil) != tc.bad || s.on != tc.on || s.capture != tc.capture {
 			t.Errorf("%s: on %v capture %v err %v; want on %v capture %v bad %v", tc.name, s.on, s.capture, err, tc.on, tc.capture, tc.bad)
 		}
@@ -42,7 +42,7 @@ func TestTraceSettingsFromEnvironment(t *testing.T) {
 }
 
 func TestExporterHeaderValuesAreSecrets(t *testing.T) {
-	s, err := traceSettingsFrom(func(k string) string {
+	s, err := FromEnv(func(k string) string {
 		return map[string]string{
 			"OTEL_EXPORTER_OTLP_ENDPOINT":       "http://c",
 			"OTEL_EXPORTER_OTLP_HEADERS":        "authorization=Bearer%20abc123456789,x-team=blue",

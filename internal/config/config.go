@@ -1,0 +1,174 @@
+// Package config finds and reads agenttui's configuration file:
+// agenttui.json in the workspace, else $XDG_CONFIG_HOME/agenttui/config.json,
+// or the file the command line names.
+//
+// Every problem is reported as a typed error whose message is one line
+// naming the file, the key and what is wrong, so that the command can say
+// it and exit before anything starts.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/xdg"
+	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
+)
+
+// Config is a configuration file as read. A zero field means the file does
+// not set it, and the built-in default (or the command line) decides.
+type Config struct {
+	// Path is the file the configuration was read from.
+	Path string
+	// Model is "model": the model to use, as --model names it.
+	Model string
+	// Mode is "mode": the approval mode.
+	Mode approval.Mode
+	// MaxParallel is "max_parallel": how many calls may run at once.
+	MaxParallel int
+	// MaxOutputTokens is "max_output_tokens": the bound of one reply.
+	MaxOutputTokens int
+	// Budgets are "budgets": the run's turns, time, invalid replies and
+	// per-call timeout.
+	Budgets runtime.Budgets
+	// Rules are "rules", each labelled by its place in the file ("1"
+	// for the first), which the event stream names as rule:1.
+	Rules []approval.NamedRule
+	// ContextWindow is "context_window": it overrides the model's
+	// context window, in tokens.
+	ContextWindow int
+	// AutoCompact, when set, is "auto_compact": the share of the window
+	// at which a session is compacted (0: never automatically).
+	AutoCompact *float64
+	// IdleTimeout is "stream_idle_timeout": how long a model's stream may
+	// send nothing before the attempt is abandoned.
+	IdleTimeout time.Duration
+	// ModelRetries, when set, is "model_retries": how many more attempts
+	// a model request gets after one that failed in a way that may pass.
+	ModelRetries *int
+	// MaxResultBytes is "max_tool_result_bytes": how much of one call's
+	// result the model reads.
+	MaxResultBytes int
+	// Sandbox is the "sandbox" object; an empty mode means the default.
+	Sandbox sandbox.Config
+	// SandboxedShell is "approval": {"sandboxed_shell": "allow"}:
+	// sandboxed shell commands run without asking.
+	SandboxedShell bool
+}
+
+// Error is a configuration file that holds something agenttui cannot use.
+// Its message is one line: "config FILE: KEY: PROBLEM", or "config FILE:
+// PROBLEM" when the file as a whole is at fault.
+type Error struct {
+	// File is the configuration file.
+	File string
+	// Key is the key at fault as a path into the file, such as
+	// "budgets.max_time" or "rules[0].tool"; empty when the file as a
+	// whole is.
+	Key string
+	// Problem says what is wrong, and what would be right.
+	Problem string
+}
+
+func (e *Error) Error() string {
+	if e.Key == "" {
+		return fmt.Sprintf("config %s: %s", e.File, e.Problem)
+	}
+	return fmt.Sprintf("config %s: %s: %s", e.File, e.Key, e.Problem)
+}
+
+// ReadError is a configuration file that cannot be read at all, such as a
+// --config that does not exist.
+type ReadError struct {
+	// File is the configuration file.
+	File string
+	// Err is why it cannot be read, without the path it names again.
+	Err error
+}
+
+func (e *ReadError) Error() string {
+	return fmt.Sprintf("config file %s cannot be read: %v", e.File, e.Err)
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// FlagError is a rule given on the command line, with --allow or --deny,
+// that does not parse.
+type FlagError struct {
+	// Flag is the flag that gave it: "--allow" or "--deny".
+	Flag string
+	// Err says what is wrong with the rule.
+	Err error
+}
+
+func (e *FlagError) Error() string { return fmt.Sprintf("%s: %v", e.Flag, e.Err) }
+
+func (e *FlagError) Unwrap() error { return e.Err }
+
+// Find returns the configuration file to read: explicit when it is given
+// (it must exist), else agenttui.json in workspace, else the user's
+// config.json; "" when there is none.
+func Find(explicit, workspace string) (string, error) {
+	if explicit != "" {
+		if _, err := os.Stat(explicit); err != nil {
+			return "", &ReadError{File: explicit, Err: unwrapPathError(err)}
+		}
+		return explicit, nil
+	}
+	candidates := []string{filepath.Join(workspace, "agenttui.json")}
+	if base, err := xdg.ConfigHome(); err == nil {
+		candidates = append(candidates, filepath.Join(base, "agenttui", "config.json"))
+	}
+	for _, c := range candidates {
+		if _, err := os.Stat(c); err == nil {
+			return c, nil
+		}
+	}
+	return "", nil
+}
+
+// Load reads and checks the configuration file at path.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &ReadError{File: path, Err: unwrapPathError(err)}
+	}
+	return Parse(path, data)
+}
+
+// FlagRules turns --allow and --deny values into rules labelled by their
+// flag ("--deny run_shell(command=rm *)"), the deny rules first; the event
+// stream names the rule that decided a call by that label.
+func FlagRules(allow, deny []string) ([]approval.NamedRule, error) {
+	var out []approval.NamedRule
+	for _, group := range []struct {
+		flag  string
+		specs []string
+		d     approval.Decision
+	}{{"--deny", deny, approval.Deny}, {"--allow", allow, approval.Allow}} {
+		for _, spec := range group.specs {
+			r, err := approval.ParseRule(spec, group.d)
+			if err != nil {
+				return nil, &FlagError{Flag: group.flag, Err: err}
+			}
+			out = append(out, approval.NamedRule{Rule: r, Label: group.flag + " " + strings.TrimSpace(spec)})
+		}
+	}
+	return out, nil
+}
+
+// unwrapPathError returns the cause of a path error alone, since the
+// messages name the path themselves.
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,65 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestErrorsCarryTheFileAndTheKey checks that a command can tell what is
+// wrong from the error's type and fields, not only from its message.
+func TestErrorsCarryTheFileAndTheKey(t *testing.T) {
+	_, err := Parse("a.json", []byte(`{"budgets": {"max_time": "soon"}}`))
+	var ce *Error
+	if !errors.As(err, &ce) || ce.File != "a.json" || ce.Key != "budgets.max_time" ||
+		err.Error() != `config a.json: budgets.max_time: "soon" is not a positive duration such as "15m" or "90s"` {
+		t.Errorf("a bad duration: %#v, %q", err, err)
+	}
+	_, err = Parse("a.json", []byte(`[1]`))
+	if !errors.As(err, &ce) || ce.Key != "" || err.Error() != "config a.json: not a JSON object: expected an object, got an array" {
+		t.Errorf("not an object: %#v, %q", err, err)
+	}
+
+	missing := filepath.Join(t.TempDir(), "missing.json")
+	var re *ReadError
+	if _, err := Find(missing, t.TempDir()); !errors.As(err, &re) || !errors.Is(err, os.ErrNotExist) ||
+		err.Error() != "config file "+missing+" cannot be read: no such file or directory" {
+		t.Errorf("a missing --config: %#v, %q", err, err)
+	}
+	if _, err := Load(missing); !errors.As(err, &re) || re.File != missing {
+		t.Errorf("loading a missing file: %#v", err)
+	}
+
+	var fe *FlagError
+	if _, err := FlagRules(nil, []string{"write_file(path=[x"}); !errors.As(err, &fe) || fe.Flag != "--deny" {
+		t.Errorf("a bad --deny: %#v", err)
+	}
+}
+
+// TestFindLooksInTheWorkspaceThenTheUsersFolder checks the order in which
+// the configuration file is looked for.
+func TestFindLooksInTheWorkspaceThenTheUsersFolder(t *testing.T) {
+	ws, home := t.TempDir(), t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", home)
+	if got, err := Find("", ws); err != nil || got != "" {
+		t.Fatalf("with no file: %q, %v", got, err)
+	}
+	user := filepath.Join(home, "agenttui", "config.json")
+	if err := os.MkdirAll(filepath.Dir(user), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(user, []byte(`{}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := Find("", ws); got != user {
+		t.Errorf("with the user's file: %q, want %q", got, user)
+	}
+	local := filepath.Join(ws, "agenttui.json")
+	if err := os.WriteFile(local, []byte(`{}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := Find("", ws); got != local {
+		t.Errorf("with the workspace's file: %q, want %q", got, local)
+	}
+}

@@ -1,0 +1,264 @@
+// Package session carries one agent session in a process, for the console
+// and for agenttui run alike, so that both live it the same way:
+//
+//   - New builds the agent over the workspace tools, with the approval
+//     policy as its hook, the configured budgets and bounds, and the system
+//     prompt with the project's instructions.
+//   - Start sets up tracing, fans the runtime's events out (the journal
+//     first, so that an intent is on disk before anything else hears of it
+//     and before its effect is performed; then the screen or the printer;
+//     then the tracer) and starts the MCP servers; Attach keeps the agent's
+//     catalogue in step with them from then on.
+//   - StartJournal, Adopt and Clear begin, reopen and end the session's
+//     journal; Adopt also decides how a loaded session is carried on: its
+//     goal run, its interrupted run resumed, or nothing until new input.
+//   - Run runs the session once it is ready; Close shuts it all down.
+//
+// What differs between the front ends is handed in through Options: where
+// events are shown, how the shell sandbox is made, how tools are wrapped,
+// and what a person is told while a run waits. The package prints nothing:
+// what the person should be told is returned, or sent to the sink.
+package session
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/config"
+	"github.com/agenttui/agenttui/internal/instructions"
+	"github.com/agenttui/agenttui/internal/traces"
+	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/journal"
+	"github.com/agenttui/agenttui/runtime/mcp"
+	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/tool"
+	"github.com/agenttui/agenttui/runtime/workspace"
+	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
+)
+
+// Options are what a session is made of. Workspace and Policy are needed;
+// the rest may be left zero.
+type Options struct {
+	// Workspace is the folder the agent works in, absolute and final.
+	Workspace string
+	// Model is the model of the turns to come; nil while a resumed
+	// session's is not known yet (Adopt or SetModel gives it).
+	Model model.Model
+	// Policy is the approval policy, the agent's hook; its rules are set
+	// from Rules and its workspace from Workspace.
+	Policy *approval.Policy
+	// Rules are the approval rules: the configured ones, then the command
+	// line's.
+	Rules []approval.NamedRule
+	// Config is the configuration file read, if any: budgets, bounds,
+	// the context window and whether sandboxed shell commands ask.
+	Config *config.Config
+	// MaxParallel bounds how many calls run at once.
+	MaxParallel int
+	// Shell returns the sandbox that shell commands run in, made over the
+	// workspace's resolved root; nil runs them unconfined.
+	Shell func(root string) (*sandbox.Sandbox, error)
+	// Wrap, when not nil, wraps each workspace tool (the console's demo
+	// paces them, so a person can watch calls run).
+	Wrap func(tool.Tool) tool.Tool
+	// MCPConfig is the MCP configuration file named on the command line;
+	// empty means the workspace's .mcp.json, if there is one.
+	MCPConfig string
+	// Traces are the trace settings; zero means no traces.
+	Traces traces.Settings
+	// Unjournaled says the workspace is temporary (the demo, a scenario
+	// unpacked from its archive), so the session is not journaled: there
+	// would be nothing to resume it in.
+	Unjournaled bool
+	// Show hears every event after the journal and before the tracer: the
+	// console's screen, or the headless printer or JSON stream.
+	Show runtime.Sink
+	// Servers, when set, hears the state of every MCP server each time
+	// one changes, from the servers' goroutines; it must not block.
+	Servers func([]mcp.ServerStatus)
+	// Waiting, when set, is told what a run waits for before its first
+	// turn, and "" once it waits no more.
+	Waiting func(what string)
+}
+
+// Host is one session's life in a process: the agent, the session it runs,
+// its journal, its MCP servers and its tracer. Make it with New.
+//
+// The caller never overlaps runs, Compact, Adopt and Clear with each other:
+// those own the session and the journal's state, which the runtime's and
+// the MCP servers' goroutines only read through atomics.
+type Host struct {
+	opts   Options
+	agent  *runtime.Agent
+	model  *model.Switchable
+	tools  []tool.Tool
+	prompt instructions.Prompt
+
+	// session is the session the host carries; journalTried says its
+	// journal was made (or found impossible); toolsCheck is the session,
+	// resumed at rest, whose tools are compared with the agent's at the
+	// next run, once the MCP servers are attached.
+	session      *runtime.Session
+	journalTried bool
+	toolsCheck   *journal.Replay
+
+	// jw is the journal, once there is one; the sink reads it from the
+	// runtime's and the MCP servers' goroutines.
+	jw atomic.Pointer[journal.Writer]
+	// servers is set by Start, once the MCP configuration is read; the
+	// servers' goroutines read it to report their states.
+	servers atomic.Pointer[mcpCatalog]
+	// attached is closed by Attach, which changes the agent's Sink: no run
+	// may start before.
+	attached chan struct{}
+
+	// traces is the exporter Start set up and Close flushes; traceID is
+	// the session's trace, in hex, when traces are on, and headerTrace the
+	// one a new journal records (empty for a resumed session's process).
+	traces      *traces.Exporter
+	traceID     string
+	headerTrace string
+}
+
+// New builds the session's agent and gives it a fresh session; nothing is
+// started, so it is cheap enough to do before the console's first frame. A
+// workspace the tools cannot work in, or a rule the policy refuses, is an
+// *Error; a sandbox Shell cannot make is Shell's error, as it returned it.
+func New(o Options) (*Host, error) {
+	tools, err := WorkspaceTools(o.Workspace, o.Shell, o.Wrap)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := runtime.NewCatalog(tools...)
+	if err != nil {
+		return nil, fmt.Errorf("building the tool catalogue: %w", err)
+	}
+	o.Policy.SetWorkspace(o.Workspace)
+	if err := o.Policy.SetRules(o.Rules); err != nil {
+		return nil, &Error{Err: err}
+	}
+	h := &Host{opts: o, tools: tools, model: model.NewSwitchable(o.Model), attached: make(chan struct{})}
+	a := &runtime.Agent{
+		Model:       h.model,
+		Catalog:     cat,
+		Hooks:       []runtime.Hook{o.Policy},
+		MaxParallel: o.MaxParallel,
+		Mode:        func() string { return string(o.Policy.Mode()) },
+	}
+	if c := o.Config; c != nil {
+		a.Budgets = c.Budgets
+		a.MaxOutputTokens = c.MaxOutputTokens
+		a.MaxResultBytes = c.MaxResultBytes
+		o.Policy.SetSandboxedShell(c.SandboxedShell)
+	}
+	if o.Model != nil {
+		a.Context = contextPolicy(o.Config, o.Model)
+	}
+	h.prompt = instructions.SystemPrompt(o.Workspace, time.Now())
+	a.System = h.prompt.Text
+	h.agent = a
+	h.session = runtime.NewSession(newID(time.Now()))
+	return h, nil
+}
+
+// WorkspaceTools returns the built-in tools over the folder dir, their
+// shell commands confined by the sandbox shell makes (when shell is not
+// nil), each wrapped by wrap when it is not nil.
+func WorkspaceTools(dir string, shell func(root string) (*sandbox.Sandbox, error), wrap func(tool.Tool) tool.Tool) ([]tool.Tool, error) {
+	ws, err := workspace.New(dir)
+	if err != nil {
+		return nil, &Error{Err: fmt.Errorf("--workspace %s: %v", dir, err)}
+	}
+	if shell != nil {
+		sb, err := shell(ws.Root())
+		if err != nil {
+			return nil, err
+		}
+		ws.SetSandbox(sb)
+	}
+	tools := ws.Tools()
+	if wrap != nil {
+		for i, t := range tools {
+			tools[i] = wrap(t)
+		}
+	}
+	return tools, nil
+}
+
+// contextPolicy returns the context window and compaction threshold of m:
+// the configured window, else the built-in table's, else a guess. A
+// scripted model (the demo, a scenario) has no window unless one is
+// configured: its conversations are short and its context is not a real
+// one.
+func contextPolicy(c *config.Config, m model.Model) runtime.ContextPolicy {
+	p := runtime.ContextPolicy{AutoCompact: runtime.DefaultAutoCompact}
+	if c != nil && c.AutoCompact != nil {
+		p.AutoCompact = *c.AutoCompact
+	}
+	if c != nil && c.ContextWindow > 0 {
+		p.Window = c.ContextWindow
+		return p
+	}
+	if sw, ok := m.(*model.Switchable); ok {
+		m = sw.Current()
+	}
+	if _, scripted := m.(*model.Scripted); scripted || m == nil {
+		return runtime.ContextPolicy{AutoCompact: p.AutoCompact}
+	}
+	p.Window, p.Guessed = model.ContextWindow(m.Name())
+	p.Guessed = !p.Guessed
+	return p
+}
+
+// newID returns a fresh session id: the start time, then random hex, so ids
+// sort by age and never collide.
+func newID(now time.Time) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+// Agent returns the session's agent: its model (a *model.Switchable),
+// context policy and catalogue are what the console shows.
+func (h *Host) Agent() *runtime.Agent { return h.agent }
+
+// Session returns the session the host carries now.
+func (h *Host) Session() *runtime.Session { return h.session }
+
+// Prompt returns the system prompt the agent was given.
+func (h *Host) Prompt() instructions.Prompt { return h.prompt }
+
+// TraceID returns the session's trace, in hex, once Start has set traces
+// up; empty when traces are off.
+func (h *Host) TraceID() string { return h.traceID }
+
+// SetModel makes m the model of the turns to come, with its own context
+// window, while a run may be going (the console's /model).
+func (h *Host) SetModel(m model.Model) {
+	h.model.Set(m)
+	h.agent.SetContextPolicy(contextPolicy(h.opts.Config, m))
+}
+
+// Say tells the person n through the agent's sink, as the runtime's own
+// notices are told: journaled, shown and traced. It may be called once
+// Start has returned.
+func (h *Host) Say(n runtime.Notice) { h.agent.Sink(n) }
+
+// Error is a session that cannot be set up as asked, for a reason the
+// person can mend: a workspace the tools cannot work in, a rule the
+// approval policy refuses, an MCP configuration that is wrong, a session
+// that cannot be found or read or belongs to another workspace. Its message
+// is one line. The command tells it from a failure of the machine by its
+// type, and exits 2.
+type Error struct {
+	// Err says what is wrong.
+	Err error
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+
+func (e *Error) Unwrap() error { return e.Err }
