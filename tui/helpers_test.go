@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/tui/callview"
+	"github.com/agenttui/agenttui/tui/internal/eventtest"
 )
 
 // TestMain draws everything without colour, so screens and goldens hold
@@ -28,10 +28,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-const ws = "/w"
+const ws = eventtest.WS
 
 // t0 is the fake clock's start.
-var t0 = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+var t0 = eventtest.T0
 
 // fakeClock is a clock tests move by hand.
 type fakeClock struct{ t time.Time }
@@ -186,45 +186,16 @@ func (h *harness) startRun(goal string) {
 	h.feed(runtime.RunStarted{Session: "s", Goal: goal, Input: goal, Model: "scenario:test", Mode: "reads", At: runtime.Time{Time: h.clock.now()}})
 }
 
-// pc builds a planned call.
-func pc(index int, name, args string, touches *tool.Touches, batch int, waitsFor ...int) runtime.PlannedCall {
-	if waitsFor == nil {
-		waitsFor = []int{}
-	}
-	return runtime.PlannedCall{Index: index, ID: "c" + name, Name: name, Args: json.RawMessage(args), Touches: touches, WaitsFor: waitsFor, Batch: batch}
-}
-
-func reads(p string) *tool.Touches {
-	t := tool.Reads(tool.Paths(ws + "/" + p))
-	return &t
-}
-
-func writes(p string) *tool.Touches {
-	t := tool.Writes(tool.Paths(ws + "/" + p))
-	return &t
-}
-
-func writesAnything() *tool.Touches {
-	t := tool.Writes(tool.Anything())
-	return &t
-}
-
-func decide(turn, index int, what, by, reason string) runtime.CallDecision {
-	return runtime.CallDecision{Turn: turn, Index: index, Decision: what, By: by, Reason: reason}
-}
-
-func started(turn, index int, name string, at time.Time) runtime.CallStarted {
-	return runtime.CallStarted{Turn: turn, Index: index, Name: name, Attempt: 1, At: runtime.Time{Time: at}}
-}
-
-func finished(turn, index int, name, outcome, kind, result string, ms int64) runtime.CallFinished {
-	ev := runtime.CallFinished{Turn: turn, Index: index, Name: name, Outcome: outcome, Result: result, Started: outcome != "skipped",
-		Attempts: 1, DurationMS: ms}
-	if kind != "" {
-		ev.Kind = &kind
-	}
-	return ev
-}
+// The events the tests feed the console, in short.
+var (
+	pc             = eventtest.Call
+	reads          = eventtest.Reads
+	writes         = eventtest.Writes
+	writesAnything = eventtest.WritesAnything
+	decide         = eventtest.Decide
+	started        = eventtest.Started
+	finished       = eventtest.Finished
+)
 
 // request builds an approval request for a call, with its answer channel.
 func request(id uint64, turn, index int, name string, since time.Time) approvalRequest {

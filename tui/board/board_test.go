@@ -1,7 +1,6 @@
 package board
 
 import (
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -17,6 +16,7 @@ import (
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/tui/callview"
+	"github.com/agenttui/agenttui/tui/internal/eventtest"
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
@@ -28,10 +28,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-const ws = "/w"
+const ws = eventtest.WS
 
 // t0 is the fake clock's start.
-var t0 = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+var t0 = eventtest.T0
 
 // fakeClock is a clock tests move by hand.
 type fakeClock struct{ t time.Time }
@@ -52,45 +52,16 @@ func feed(r *callview.Reply, item any) {
 	}
 }
 
-// pc builds a planned call.
-func pc(index int, name, args string, touches *tool.Touches, batch int, waitsFor ...int) runtime.PlannedCall {
-	if waitsFor == nil {
-		waitsFor = []int{}
-	}
-	return runtime.PlannedCall{Index: index, ID: "c" + name, Name: name, Args: json.RawMessage(args), Touches: touches, WaitsFor: waitsFor, Batch: batch}
-}
-
-func reads(p string) *tool.Touches {
-	t := tool.Reads(tool.Paths(ws + "/" + p))
-	return &t
-}
-
-func writes(p string) *tool.Touches {
-	t := tool.Writes(tool.Paths(ws + "/" + p))
-	return &t
-}
-
-func writesAnything() *tool.Touches {
-	t := tool.Writes(tool.Anything())
-	return &t
-}
-
-func decide(turn, index int, what, by, reason string) runtime.CallDecision {
-	return runtime.CallDecision{Turn: turn, Index: index, Decision: what, By: by, Reason: reason}
-}
-
-func started(turn, index int, name string, at time.Time) runtime.CallStarted {
-	return runtime.CallStarted{Turn: turn, Index: index, Name: name, Attempt: 1, At: runtime.Time{Time: at}}
-}
-
-func finished(turn, index int, name, outcome, kind, result string, ms int64) runtime.CallFinished {
-	ev := runtime.CallFinished{Turn: turn, Index: index, Name: name, Outcome: outcome, Result: result, Started: outcome != "skipped",
-		Attempts: 1, DurationMS: ms}
-	if kind != "" {
-		ev.Kind = &kind
-	}
-	return ev
-}
+// The events the tests feed the console, in short.
+var (
+	pc             = eventtest.Call
+	reads          = eventtest.Reads
+	writes         = eventtest.Writes
+	writesAnything = eventtest.WritesAnything
+	decide         = eventtest.Decide
+	started        = eventtest.Started
+	finished       = eventtest.Finished
+)
 
 // request builds an approval request for a call.
 func request(id uint64, turn, index int, name string, since time.Time) callview.Request {
