@@ -457,7 +457,7 @@ func (m *Model) submit() tea.Cmd {
 		m.note = "the session could not be opened (see above) · ctrl+c twice quits"
 		return nil
 	case m.run != nil || m.queued != "":
-		m.note = "a run is going: wait for its outcome, or press esc to stop it; your typed stays in the input"
+		m.note = "a run is going: wait for its outcome, or press esc to stop it; your text stays in the input"
 		return nil
 	case typed == "":
 		m.note = "type something first"
