@@ -47,7 +47,7 @@ func (m *Model) pilotSnapshot() autopilot.Snapshot {
 		Searching:    m.input.Searching(),
 		GraceUntil:   m.board.GraceUntil(),
 		ResumeKey:    m.keys.Global.Autopilot.Help().Key,
-		Grants:       map[*callview.Call][]approval.Grant{},
+		Grants:       m.grantOffers,
 	}
 	if m.input.Mode() == input.ModeReason {
 		s.ReasonFor = m.input.ReasonFor()
@@ -57,11 +57,6 @@ func (m *Model) pilotSnapshot() autopilot.Snapshot {
 		s.Focus = autopilot.FocusInput
 	case focusBoard:
 		s.Focus = autopilot.FocusBoard
-	}
-	for _, c := range append(m.board.Reply().Pending(0), m.grant.Call()) {
-		if g := m.grantOffers(c); g != nil {
-			s.Grants[c] = g
-		}
 	}
 	return s
 }

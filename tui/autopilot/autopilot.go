@@ -66,10 +66,11 @@ type Snapshot struct {
 	// GrantOpen says the grant chooser is open, for the call GrantFor.
 	GrantOpen bool
 	GrantFor  *callview.Call
-	// Grants are the grants the console would offer for each call that
-	// waits for approval, in the order the chooser lists them; a call a
-	// grant cannot release (an ask rule asks) has none.
-	Grants map[*callview.Call][]approval.Grant
+	// Grants returns the grants the console would offer for a call that
+	// waits for approval, in the order the chooser lists them; none for a
+	// call a grant cannot release (an ask rule asks). It only looks, and it
+	// is asked only about a call whose recorded decision is a grant.
+	Grants func(*callview.Call) []approval.Grant
 	// ReasonFor is the call the input asks a skip reason for, or nil.
 	ReasonFor *callview.Call
 	// Running says a run is going; Busy that the session is being opened
@@ -389,10 +390,10 @@ func (s Snapshot) grantChoice(c *callview.Call, kind string) int {
 	if c == nil || c.Req == nil {
 		return -1
 	}
-	opts, ok := s.Grants[c]
-	if !ok {
+	if s.Grants == nil {
 		return -1
 	}
+	opts := s.Grants(c)
 	for i, g := range opts {
 		switch {
 		case kind == model.GrantSandboxed && g.Sandboxed,
