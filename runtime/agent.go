@@ -81,6 +81,12 @@ type Agent struct {
 	// compacted. The zero value accounts for nothing and compacts only to
 	// recover from a provider's overflow error.
 	Context ContextPolicy
+	// Reasoning is how hard the model is asked to reason; see SetEffort
+	// for changing it while the session goes on.
+	Reasoning model.Effort
+	// Prices are the configuration's prices, which take precedence over
+	// the built-in table's; a model neither knows is not priced.
+	Prices model.Prices
 	// Durable, when set, reports an error once the events the run publishes
 	// can no longer be recorded, such as a session journal on a full disk.
 	// The runtime asks it after publishing the intent of each effect (a
@@ -98,6 +104,29 @@ type Agent struct {
 	// contextSet holds a policy set by SetContextPolicy, which takes
 	// effect at the next turn.
 	contextSet atomic.Pointer[ContextPolicy]
+	// effortSet holds an effort set by SetEffort, which takes effect at
+	// the next turn.
+	effortSet atomic.Pointer[model.Effort]
+}
+
+// SetEffort replaces Effort from the next turn on (the console's
+// /reasoning). It is safe to call at any time, from any goroutine.
+func (a *Agent) SetEffort(e model.Effort) { a.effortSet.Store(&e) }
+
+// Effort returns the reasoning effort the next turn asks for: the last one
+// SetEffort gave, or Reasoning.
+func (a *Agent) Effort() model.Effort {
+	if e := a.effortSet.Load(); e != nil {
+		return *e
+	}
+	return a.Reasoning
+}
+
+// price returns u priced as the model called name: by Prices, else by the
+// built-in table.
+func (a *Agent) price(name string, u model.Usage) model.Usage {
+	p, ok := a.Prices.Of(name)
+	return model.Priced(u, p, ok)
 }
 
 // SetContextPolicy replaces Context from the next turn on, such as when the
@@ -203,7 +232,8 @@ type Session struct {
 	Messages []model.Message
 	// Memory is what remember stored.
 	Memory *Memory
-	// Usage is the session's token total.
+	// Usage is the session's token total, and its cost when every model
+	// it used is priced.
 	Usage model.Usage
 
 	// meter estimates the size of the next request; it is used by one run
@@ -290,7 +320,8 @@ func (a *Agent) Run(ctx context.Context, s *Session, input string) GoalOutcome {
 	a.emit(RunStarted{Session: s.ID, Goal: s.Goal, Input: input, Model: a.Model.Name(), Mode: mode, At: Time{a.clock().Now()}})
 	r := &run{agent: a, session: s, budgets: a.budgets(), started: a.clock().Now()}
 	out := r.loop(ctx)
-	a.emit(RunFinished{Outcome: out, At: Time{a.clock().Now()}})
+	total := s.Usage
+	a.emit(RunFinished{Outcome: out, Usage: &total, At: Time{a.clock().Now()}})
 	return out
 }
 
@@ -332,7 +363,12 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 				a.emit(modelRetry(turn, *d.Retry, a.clock().Now()))
 				return
 			}
-			a.emit(TextDelta{Turn: turn, Text: d.Text})
+			if d.Thinking != "" {
+				a.emit(ThinkingDelta{Turn: turn, Text: d.Thinking})
+			}
+			if d.Text != "" {
+				a.emit(TextDelta{Turn: turn, Text: d.Text})
+			}
 		})
 		replied := a.clock().Now()
 		r.turns++
@@ -361,9 +397,13 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 			r.note(modelFailed(err))
 			return r.fail(fmt.Sprintf("turn %d: model reply", turn))
 		}
+		if reply.Model == "" {
+			reply.Model = a.Model.Name()
+		}
+		reply.Usage = a.price(reply.Model, reply.Usage)
 		s.Usage = s.Usage.Add(reply.Usage)
 		s.meter.report(reply.Usage, len(s.Messages)+1)
-		a.emit(UsageReported{Turn: turn, Usage: reply.Usage, Total: s.Usage,
+		a.emit(UsageReported{Turn: turn, Model: reply.Model, Usage: reply.Usage, Total: s.Usage,
 			Context: a.ContextPolicy().use(reply.Usage.InputTokens + reply.Usage.OutputTokens), At: Time{replied}})
 
 		outcome, invalid, ended := r.handleReply(ctx, turn, reply)
@@ -394,6 +434,6 @@ func (r *run) request() model.Request {
 	}
 	return model.Request{
 		System: system, Messages: r.session.Messages, Tools: r.cat.Declarations(),
-		MaxOutputTokens: r.agent.MaxOutputTokens,
+		MaxOutputTokens: r.agent.MaxOutputTokens, Effort: r.agent.Effort(), CacheKey: r.session.ID,
 	}
 }

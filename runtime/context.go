@@ -131,6 +131,9 @@ func messageTokens(m model.Message) int {
 	for _, r := range m.Results {
 		n += 8 + textTokens(len(r.Content))
 	}
+	for _, r := range m.Reasoning {
+		n += 8 + textTokens(len(r.Text))
+	}
 	return n
 }
 
@@ -275,6 +278,10 @@ func (r *run) compact(ctx context.Context, turn int, reason CompactReason, focus
 		a.emit(CompactionFailed{Turn: turn, Reason: string(reason), Error: err.Error(), At: Time{a.clock().Now()}})
 		return err
 	}
+	if reply.Model == "" {
+		reply.Model = a.Model.Name()
+	}
+	reply.Usage = a.price(reply.Model, reply.Usage)
 	s.Usage = s.Usage.Add(reply.Usage)
 	replies := 0
 	for _, m := range old {

@@ -71,6 +71,13 @@ type TextDelta struct {
 	Text string `json:"text"`
 }
 
+// ThinkingDelta is a piece of the readable text of the model's reasoning as
+// it streams in, before or between the pieces of its reply.
+type ThinkingDelta struct {
+	Turn int    `json:"turn"`
+	Text string `json:"text"`
+}
+
 // PlannedCall is one call of a reply as the runtime planned it.
 type PlannedCall struct {
 	Index int             `json:"index"`
@@ -108,6 +115,12 @@ type ReplyReceived struct {
 	Calls []PlannedCall `json:"calls"`
 	Cut   *CutCall      `json:"cut,omitempty"`
 	Stop  string        `json:"stop"`
+	// Reasoning is what the model reasoned while it wrote the reply,
+	// payloads included, so that a resumed session sends them back
+	// exactly as they came.
+	Reasoning []model.Reasoning `json:"reasoning,omitempty"`
+	// Model names the model that wrote the reply.
+	Model string `json:"model,omitempty"`
 }
 
 // InvalidReply says a reply had an invalid call, so none of its calls ran;
@@ -212,9 +225,12 @@ type TurnEnded struct {
 	Turn int `json:"turn"`
 }
 
-// UsageReported carries token counts after a model reply.
+// UsageReported carries token counts after a model reply, and their cost
+// when the model's price is known.
 type UsageReported struct {
-	Turn  int         `json:"turn"`
+	Turn int `json:"turn"`
+	// Model names the model whose reply the usage is.
+	Model string      `json:"model,omitempty"`
 	Usage model.Usage `json:"usage"`
 	// Total is the session's total so far.
 	Total model.Usage `json:"total"`
@@ -236,7 +252,10 @@ type Notice struct {
 // run.
 type RunFinished struct {
 	Outcome GoalOutcome `json:"outcome"`
-	At      Time        `json:"at"`
+	// Usage is the session's tokens and cost so far, summaries
+	// included.
+	Usage *model.Usage `json:"usage,omitempty"`
+	At    Time         `json:"at"`
 }
 
 // EventType implementations.
@@ -249,6 +268,9 @@ func (TurnStarted) EventType() string { return "turn_started" }
 
 // EventType returns "text_delta".
 func (TextDelta) EventType() string { return "text_delta" }
+
+// EventType returns "thinking_delta".
+func (ThinkingDelta) EventType() string { return "thinking_delta" }
 
 // EventType returns "reply".
 func (ReplyReceived) EventType() string { return "reply" }
@@ -306,6 +328,8 @@ func DecodeEvent(line []byte) (Event, error) {
 		e, err = decodeAs[TurnStarted](line)
 	case "text_delta":
 		e, err = decodeAs[TextDelta](line)
+	case "thinking_delta":
+		e, err = decodeAs[ThinkingDelta](line)
 	case "reply":
 		e, err = decodeAs[ReplyReceived](line)
 	case "invalid_reply":

@@ -18,7 +18,8 @@ import (
 // invalid, and whether the run ended with it (and how).
 func (r *run) handleReply(ctx context.Context, turn int, reply model.Reply) (out GoalOutcome, invalid, ended bool) {
 	a, s := r.agent, r.session
-	s.Messages = append(s.Messages, model.Message{Role: model.RoleAssistant, Text: reply.Text, Calls: reply.Calls, Cut: reply.Cut})
+	s.Messages = append(s.Messages, model.Message{Role: model.RoleAssistant, Text: reply.Text, Calls: reply.Calls, Cut: reply.Cut,
+		Reasoning: reply.Reasoning})
 
 	prepared, refusals, anyRefused := r.prepareAll(reply.Calls)
 	if anyRefused || reply.Cut != nil {
@@ -254,7 +255,8 @@ func mergeData(memory map[string]json.RawMessage, data json.RawMessage) json.Raw
 // plannedReply builds the reply event. prepared is nil for a reply that will
 // not run, whose calls then carry no footprint.
 func plannedReply(turn int, reply model.Reply, prepared []*Prepared, plan replyPlan) ReplyReceived {
-	ev := ReplyReceived{Turn: turn, Text: reply.Text, Stop: string(reply.Stop), Calls: make([]PlannedCall, len(reply.Calls))}
+	ev := ReplyReceived{Turn: turn, Text: reply.Text, Stop: string(reply.Stop), Calls: make([]PlannedCall, len(reply.Calls)),
+		Reasoning: reply.Reasoning, Model: reply.Model}
 	for i, c := range reply.Calls {
 		pc := PlannedCall{Index: i, ID: c.ID, Name: c.Name, Args: model.ArgumentsJSON(c), WaitsFor: []int{}}
 		if prepared != nil {

@@ -155,7 +155,7 @@ func (b *builder) apply(e runtime.Event) {
 	case runtime.TurnStarted:
 		b.last = ev.At.Time
 	case runtime.ReplyReceived:
-		msg := model.Message{Role: model.RoleAssistant, Text: ev.Text}
+		msg := model.Message{Role: model.RoleAssistant, Text: ev.Text, Reasoning: ev.Reasoning}
 		for _, c := range ev.Calls {
 			args := string(c.Args)
 			if c.Raw != "" {

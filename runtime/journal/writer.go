@@ -8,22 +8,29 @@
 // text). The intent of each effect — turn_started for a model request,
 // call_started for a tool call — is written and synced before the effect is
 // performed, and its result (reply, call_finished) is written and synced
-// after. Secrets are redacted from every line before it is written.
+// after. Secrets are redacted from every line before it is written, but for
+// the opaque payloads of a model's reasoning (signatures, encrypted
+// content), which the provider checks byte for byte when they are sent back.
 package journal
 
 import (
 	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/internal/xdg"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/model"
 )
 
 // Version is the journal format this build writes and reads.
@@ -69,6 +76,8 @@ type Writer struct {
 	redact *redact.Redactor
 	err    error
 	syncs  int
+	// nonce makes the placeholders of reasoning payloads unguessable.
+	nonce string
 }
 
 // Create starts the journal of a new session in dir with header h.
@@ -80,14 +89,14 @@ func Create(dir string, h Header, r *redact.Redactor) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating the session journal: %w", err)
 	}
-	w := &Writer{f: f, buf: bufio.NewWriterSize(f, 64<<10), redact: r}
+	w := newWriter(f, r)
 	h.Type, h.Version = "header", Version
 	line, err := json.Marshal(h)
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	w.writeLine(line, true)
+	w.writeLine(w.redact.Bytes(line), true)
 	if w.err != nil {
 		f.Close()
 		return nil, w.err
@@ -110,7 +119,7 @@ func Reopen(rp *Replay, r *redact.Redactor) (*Writer, error) {
 		f.Close()
 		return nil, err
 	}
-	return &Writer{f: f, buf: bufio.NewWriterSize(f, 64<<10), redact: r}, nil
+	return newWriter(f, r), nil
 }
 
 // Event writes one event; it is the journal's runtime.Sink. Text deltas are
@@ -129,7 +138,7 @@ func (w *Writer) Event(e runtime.Event) {
 		// wait before the next one.
 		sync = true
 	}
-	line, err := runtime.EncodeEvent(e)
+	line, err := w.encode(e)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if err != nil {
@@ -139,12 +148,58 @@ func (w *Writer) Event(e runtime.Event) {
 	w.writeLine(line, sync)
 }
 
-// writeLine redacts and writes one line; w.mu is held or w is not shared.
+// encode returns the event's line with secrets redacted. The payloads of a
+// reply's reasoning are left out of the redaction: they are ciphertext and
+// signatures, which the provider checks byte for byte when they are sent
+// back, and in which a token's shape can turn up by chance. Each is swapped
+// for a placeholder no text can guess while the line is redacted.
+func (w *Writer) encode(e runtime.Event) ([]byte, error) {
+	rr, ok := e.(runtime.ReplyReceived)
+	if !ok || !slices.ContainsFunc(rr.Reasoning, func(r model.Reasoning) bool { return r.Data != "" }) {
+		line, err := runtime.EncodeEvent(e)
+		return w.redact.Bytes(line), err
+	}
+	parts := slices.Clone(rr.Reasoning)
+	for i := range parts {
+		if parts[i].Data != "" {
+			parts[i].Data = w.placeholder(i)
+		}
+	}
+	rr.Reasoning = parts
+	line, err := runtime.EncodeEvent(rr)
+	if err != nil {
+		return nil, err
+	}
+	line = w.redact.Bytes(line)
+	for i, r := range e.(runtime.ReplyReceived).Reasoning {
+		if r.Data == "" {
+			continue
+		}
+		data, err := json.Marshal(r.Data)
+		if err != nil {
+			return nil, err
+		}
+		line = bytes.Replace(line, []byte(`"`+w.placeholder(i)+`"`), data, 1)
+	}
+	return line, nil
+}
+
+// placeholder is what stands in for the payload of reasoning part i while a
+// line is redacted.
+func (w *Writer) placeholder(i int) string { return fmt.Sprintf("agenttui-payload-%s-%d", w.nonce, i) }
+
+// newWriter returns a Writer appending to f.
+func newWriter(f *os.File, r *redact.Redactor) *Writer {
+	var nonce [8]byte
+	_, _ = rand.Read(nonce[:])
+	return &Writer{f: f, buf: bufio.NewWriterSize(f, 64<<10), redact: r, nonce: hex.EncodeToString(nonce[:])}
+}
+
+// writeLine writes one redacted line; w.mu is held or w is not shared.
 func (w *Writer) writeLine(line []byte, sync bool) {
 	if w.err != nil {
 		return
 	}
-	line = w.redact.Bytes(line)
 	if _, err := w.buf.Write(append(line, '\n')); err != nil {
 		w.fail(err)
 		return

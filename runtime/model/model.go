@@ -43,6 +43,9 @@ type Message struct {
 	// compacted conversation, is how many model replies that part held,
 	// so that a scripted model still knows how far it has played.
 	Summarizes int `json:"summarizes,omitempty"`
+	// Reasoning is what the model reasoned while it wrote an assistant
+	// reply, in the order it came; see Reasoning.
+	Reasoning []Reasoning `json:"reasoning,omitempty"`
 }
 
 // Request is one turn's question to the model.
@@ -59,6 +62,13 @@ type Request struct {
 	// which will replace its older part; it offers no tools, and its one
 	// message holds the history as text.
 	Compact bool
+	// Effort is how hard the model is asked to reason before it replies;
+	// EffortDefault leaves it to the model.
+	Effort Effort
+	// CacheKey names the conversation for a provider's prompt cache, so
+	// that requests which share a prefix are routed to the same cache; it
+	// is the session's id, and empty sends none.
+	CacheKey string
 }
 
 // StopReason says why the model stopped replying.
@@ -74,15 +84,59 @@ const (
 	StopOutputLimit StopReason = "output_limit"
 )
 
-// Usage counts the tokens of one turn.
+// Usage counts the tokens of one turn, or of several added up, and what
+// they cost.
 type Usage struct {
-	InputTokens  int `json:"input_tokens"`
+	// InputTokens is every token of input, those read from or written to
+	// a prompt cache included.
+	InputTokens int `json:"input_tokens"`
+	// OutputTokens is every token of output, reasoning included.
 	OutputTokens int `json:"output_tokens"`
+	// CacheReadTokens is the part of InputTokens read from the provider's
+	// prompt cache, which costs a fraction of fresh input.
+	CacheReadTokens int `json:"cache_read_tokens,omitempty"`
+	// CacheWriteTokens is the part of InputTokens written to the prompt
+	// cache, which costs more than fresh input.
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+	// ReasoningTokens is the part of OutputTokens the model spent
+	// reasoning, when the provider says.
+	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
+	// CostUSD is what the tokens cost in US dollars, from the price of
+	// the model that used them; nil when any of them was used by a model
+	// whose price is not known, since a figure that leaves some out would
+	// mislead.
+	CostUSD *float64 `json:"cost_usd,omitempty"`
 }
 
-// Add returns the sum of two usages.
+// Tokens returns the input and output tokens together.
+func (u Usage) Tokens() int { return u.InputTokens + u.OutputTokens }
+
+// FreshInputTokens returns the input that was neither read from nor written
+// to the prompt cache.
+func (u Usage) FreshInputTokens() int {
+	return max(u.InputTokens-u.CacheReadTokens-u.CacheWriteTokens, 0)
+}
+
+// Add returns the sum of two usages. The cost is the sum of both costs; it
+// is unknown when either usage counts tokens of unknown cost.
 func (u Usage) Add(o Usage) Usage {
-	return Usage{InputTokens: u.InputTokens + o.InputTokens, OutputTokens: u.OutputTokens + o.OutputTokens}
+	sum := Usage{
+		InputTokens:      u.InputTokens + o.InputTokens,
+		OutputTokens:     u.OutputTokens + o.OutputTokens,
+		CacheReadTokens:  u.CacheReadTokens + o.CacheReadTokens,
+		CacheWriteTokens: u.CacheWriteTokens + o.CacheWriteTokens,
+		ReasoningTokens:  u.ReasoningTokens + o.ReasoningTokens,
+	}
+	switch {
+	case u.Tokens() == 0 && u.CostUSD == nil:
+		sum.CostUSD = o.CostUSD
+	case o.Tokens() == 0 && o.CostUSD == nil:
+		sum.CostUSD = u.CostUSD
+	case u.CostUSD != nil && o.CostUSD != nil:
+		c := *u.CostUSD + *o.CostUSD
+		sum.CostUSD = &c
+	}
+	return sum
 }
 
 // Reply is the model's answer to one request.
@@ -96,19 +150,28 @@ type Reply struct {
 	Cut *tool.Call
 	// Stop says why the reply ended.
 	Stop StopReason
-	// Usage counts the turn's tokens.
+	// Usage counts the turn's tokens; providers leave its cost to the
+	// runtime, which prices it.
 	Usage Usage
+	// Reasoning is what the model reasoned while it wrote the reply, in
+	// the order it came.
+	Reasoning []Reasoning
+	// Model names the model that wrote the reply, as its Name says, when
+	// it may differ from the Model asked (a Switchable fills it in).
+	Model string
 }
 
 // Delta is what a model reports while its reply streams: the next piece of
-// the reply's text, or, when Retry is set, that the attempt streaming so far
-// failed and the request is being made again.
+// the reply's text or of its reasoning, or, when Retry is set, that the
+// attempt streaming so far failed and the request is being made again.
 type Delta struct {
 	// Text is the next piece of the reply's text.
 	Text string
-	// Retry, when set, voids every piece of text reported since the request
-	// began or since the last Retry: the attempt that streamed them failed,
-	// and nothing of it reaches the returned Reply.
+	// Thinking is the next piece of the reasoning's readable text.
+	Thinking string
+	// Retry, when set, voids every piece of text and reasoning reported
+	// since the request began or since the last Retry: the attempt that
+	// streamed them failed, and nothing of it reaches the returned Reply.
 	Retry *Retry
 }
 

@@ -43,6 +43,9 @@ type Step struct {
 	// Expect lists texts that must all appear in what the model reads before
 	// this step: the tool results and user messages since its last reply.
 	Expect []string `json:"expect,omitempty"`
+	// Thinking is what the model reasons before its reply, streamed
+	// before the text and kept with the reply as its reasoning.
+	Thinking string `json:"thinking,omitempty"`
 	// Text is the reply text. A step with text and no calls ends the run as
 	// succeeded.
 	Text string `json:"text,omitempty"`

@@ -101,6 +101,9 @@ func (m *Scripted) Reply(ctx context.Context, req Request, onDelta func(Delta)) 
 		return Reply{}, err
 	}
 	reply := Reply{Text: step.Text, Stop: StopEnd}
+	if step.Thinking != "" {
+		reply.Reasoning = []Reasoning{{Source: m.name, Kind: ReasoningThinking, Text: step.Thinking, Tokens: len(step.Thinking) / 4}}
+	}
 	for i, c := range step.Calls {
 		reply.Calls = append(reply.Calls, tool.Call{ID: callID(c, n, i), Name: c.Name, Arguments: c.arguments()})
 	}
@@ -111,14 +114,14 @@ func (m *Scripted) Reply(ctx context.Context, req Request, onDelta func(Delta)) 
 		reply.Cut = &tool.Call{ID: callID(*step.Cut, n, len(step.Calls)), Name: step.Cut.Name, Arguments: step.Cut.arguments()}
 		reply.Stop = StopOutputLimit
 	}
-	out := utf8.RuneCountInString(step.Text)
+	out := utf8.RuneCountInString(step.Text) + utf8.RuneCountInString(step.Thinking)
 	for _, c := range reply.Calls {
 		out += len(c.Name) + len(c.Arguments)
 	}
 	if reply.Cut != nil {
 		out += len(reply.Cut.Name) + len(reply.Cut.Arguments)
 	}
-	reply.Usage = Usage{InputTokens: approxTokens(req), OutputTokens: out / 4}
+	reply.Usage = Usage{InputTokens: approxTokens(req), OutputTokens: out / 4, ReasoningTokens: len(step.Thinking) / 4}
 	return reply, nil
 }
 
@@ -138,14 +141,34 @@ func (m *Scripted) summary(ctx context.Context, req Request) (Reply, error) {
 	return Reply{Text: text, Stop: StopEnd, Usage: Usage{InputTokens: approxTokens(req), OutputTokens: len(text) / 4}}, nil
 }
 
-// stream passes the step's text to onDelta in a few pieces spread over its
-// delay, the way a real model's text arrives.
+// stream passes the step's thinking and then its text to onDelta, each in a
+// few pieces spread over its share of the delay, the way a real model's
+// reply arrives.
 func (m *Scripted) stream(ctx context.Context, step Step, onDelta func(Delta)) error {
 	delay := time.Duration(step.DelayMS) * time.Millisecond
-	words := strings.SplitAfter(step.Text, " ")
-	if step.Text == "" || onDelta == nil {
+	if onDelta == nil || step.Text == "" && step.Thinking == "" {
 		return m.sleep(ctx, delay)
 	}
+	if step.Thinking != "" {
+		share := delay
+		if step.Text != "" {
+			share = delay / 2
+		}
+		delay -= share
+		if err := m.pieces(ctx, step.Thinking, share, func(s string) Delta { return Delta{Thinking: s} }, onDelta); err != nil {
+			return err
+		}
+	}
+	if step.Text == "" {
+		return nil
+	}
+	return m.pieces(ctx, step.Text, delay, func(s string) Delta { return Delta{Text: s} }, onDelta)
+}
+
+// pieces passes text to onDelta in up to eight pieces of whole words, spread
+// over delay.
+func (m *Scripted) pieces(ctx context.Context, text string, delay time.Duration, delta func(string) Delta, onDelta func(Delta)) error {
+	words := strings.SplitAfter(text, " ")
 	const pieces = 8
 	per := (len(words) + pieces - 1) / pieces
 	chunks := 0
@@ -156,7 +179,7 @@ func (m *Scripted) stream(ctx context.Context, step Step, onDelta func(Delta)) e
 		if err := m.sleep(ctx, delay/time.Duration(chunks)); err != nil {
 			return err
 		}
-		onDelta(Delta{Text: strings.Join(words[i:min(i+per, len(words))], "")})
+		onDelta(delta(strings.Join(words[i:min(i+per, len(words))], "")))
 	}
 	return nil
 }

@@ -47,7 +47,14 @@ func (s *Switchable) Name() string {
 	return ""
 }
 
-// Reply asks the current model.
+// Reply asks the current model, and names it in the reply's Model, so that
+// a reply is priced as the model that wrote it even when the model was
+// switched while it was being written.
 func (s *Switchable) Reply(ctx context.Context, req Request, onDelta func(Delta)) (Reply, error) {
-	return s.Current().Reply(ctx, req, onDelta)
+	m := s.Current()
+	r, err := m.Reply(ctx, req, onDelta)
+	if err == nil && r.Model == "" {
+		r.Model = m.Name()
+	}
+	return r, err
 }
