@@ -116,3 +116,43 @@ func (e Effort) String() string {
 	}
 	return string(e)
 }
+
+// CheckEffort says, in one line that names the setting to change, why the
+// model called name cannot take e as asked; nil when it can, when e leaves
+// the reasoning to the model, or when the tables do not know the model
+// (its provider then says whether it takes the setting). A model that does
+// not reason is never sent an effort, so asking it for one changes nothing;
+// that too is reported, so the person is not misled.
+func CheckEffort(name string, e Effort) error {
+	info, ok := Lookup(name)
+	if !ok || e == EffortDefault {
+		return nil
+	}
+	r := info.Reasoning
+	switch {
+	case e == EffortOff && r.AlwaysOn:
+		return fmt.Errorf("%s always reasons and refuses to have it turned off: set reasoning to low, medium, high, max or default", name)
+	case e != EffortOff && !r.Reasons():
+		return fmt.Errorf("%s does not reason, so reasoning %s changes nothing: set reasoning to off or default", name, e)
+	}
+	return nil
+}
+
+// DescribeEffort says in a word or two how hard the model called name is
+// asked to reason at e, as the console's header shows it: the effort, or
+// for EffortDefault the model's own default when the tables know it
+// ("default (high)"), and "none" for a model that does not reason.
+func DescribeEffort(name string, e Effort) string {
+	info, ok := Lookup(name)
+	switch {
+	case ok && !info.Reasoning.Reasons():
+		return "none"
+	case e != EffortDefault:
+		return string(e)
+	case ok && info.Reasoning.Default != "":
+		return "default (" + info.Reasoning.Default + ")"
+	case ok:
+		return "default (off)"
+	}
+	return "default"
+}
