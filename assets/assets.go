@@ -1,6 +1,6 @@
-// Package assets holds what agenttui ships inside its binary: the built-in
-// demo, an ordinary scenario whose workspace is the sample project in
-// sample.txtar.
+// Package assets holds what agenttui ships inside its binary: the system
+// prompt the agent works under, and the built-in demo, an ordinary scenario
+// whose workspace is the sample project in sample.txtar.
 package assets
 
 import (
@@ -16,6 +16,15 @@ import (
 //
 //go:embed demo.json sample.txtar
 var files embed.FS
+
+// SystemPrompt is the system prompt agenttui gives the model for coding
+// work: how the runtime runs its calls, how to work on code, what each kind
+// of result means and when to ask or finish. It is the same bytes in every
+// request of every session, so that a provider's prompt cache can serve
+// it; the configuration's system_prompt_file replaces it.
+//
+//go:embed system_prompt.md
+var SystemPrompt string
 
 // DemoScenario returns the built-in demo scenario. Its workspace field
 // names an archive that ReadFile reads.

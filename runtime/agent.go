@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agenttui/agenttui/assets"
 	"github.com/agenttui/agenttui/runtime/model"
 )
 
@@ -35,13 +36,9 @@ func DefaultBudgets() Budgets {
 // not set.
 const DefaultMaxParallel = 8
 
-// DefaultSystemPrompt tells the model how this runtime treats its calls.
-const DefaultSystemPrompt = `You are an agent working in a software workspace through tools, watched by a person in a terminal.
-Calls you make in one reply run side by side unless one changes what another reads or writes, so batch independent calls.
-Some calls need the person's approval; a skipped call did not run, and its result says why.
-When the goal is reached, call finish with a short summary and any structured data worth keeping.
-When the goal is ambiguous or too risky to attempt as stated, call ask_user with one clear question.
-Use remember to keep values that belong in the final result.`
+// DefaultSystemPrompt is the system prompt a run gets when Agent.System is
+// empty: assets.SystemPrompt, agenttui's prompt for coding work.
+var DefaultSystemPrompt = assets.SystemPrompt
 
 // Agent runs a tool-using model. Its fields are set before the first Run
 // and not changed while a run is going.

@@ -33,7 +33,7 @@ func TestProjectInstructions(t *testing.T) {
 	writeFile(t, filepath.Join(config, "agenttui", "AGENTS.md"), "Answer in British English.")
 	writeFile(t, filepath.Join(repo, "AGENTS.md"), "Run make test before finishing.")
 	writeFile(t, filepath.Join(ws, "AGENTS.md"), "This service is written in Go.")
-	p := SystemPrompt(ws, t0Date)
+	p := SystemPrompt("", ws, t0Date)
 	user, root, here := strings.Index(p.Text, "British English"), strings.Index(p.Text, "make test"), strings.Index(p.Text, "written in Go")
 	if user < 0 || root < 0 || here < 0 || !(user < root && root < here) {
 		t.Fatalf("the instructions are missing or out of order:\n%s", p.Text)
@@ -49,7 +49,7 @@ func TestProjectInstructions(t *testing.T) {
 	}
 
 	writeFile(t, filepath.Join(repo, "AGENTS.md"), strings.Repeat("A long rule that goes on and on.\n", 100<<10/33))
-	p = SystemPrompt(ws, t0Date)
+	p = SystemPrompt("", ws, t0Date)
 	if !p.Cut || !strings.Contains(p.Text, "[The project instructions were cut here: together they pass the 32 KiB limit, so the rest of AGENTS.md and the files after it were left out.]") {
 		t.Fatalf("a 100 KiB file was not cut with a note (cut %v)", p.Cut)
 	}
@@ -61,7 +61,7 @@ func TestProjectInstructions(t *testing.T) {
 	}
 
 	plain := t.TempDir()
-	if p := SystemPrompt(plain, t0Date); !strings.Contains(p.Text, "not in a git repository") || strings.Contains(p.Text, "make test") {
+	if p := SystemPrompt("", plain, t0Date); !strings.Contains(p.Text, "not in a git repository") || strings.Contains(p.Text, "make test") {
 		t.Errorf("outside a repository:\n%s", p.Text)
 	}
 }
