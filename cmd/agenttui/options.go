@@ -54,6 +54,7 @@ type options struct {
 	mode        approval.Mode
 	scenario    string
 	maxParallel int
+	reasoning   model.Effort
 
 	configPath string
 	mcpConfig  string
@@ -107,6 +108,10 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	fs.StringVar(&sandboxMode, "sandbox", "", "run shell commands in a sandbox: workspace-write, read-only or off (default: workspace-write where the kernel has Landlock, else off)")
 	fs.StringVar(&o.scenario, "scenario", "", "play the scenario FILE as a scripted model")
 	fs.IntVar(&o.maxParallel, "max-parallel", 8, "how many calls may run at once")
+	fs.Func("reasoning", "how hard the model reasons: off, low, medium, high, max or default (default: the configured effort, else the model's)", func(v string) (err error) {
+		o.reasoning, err = model.ParseEffort(v)
+		return err
+	})
 	fs.StringVar(&o.configPath, "config", "", "read the configuration from FILE (default: agenttui.json in the workspace, else $XDG_CONFIG_HOME/agenttui/config.json)")
 	fs.Var((*stringList)(&o.allow), "allow", "allow calls matching RULE without asking, e.g. 'write_file(path=docs/**)' (repeatable)")
 	fs.Var((*stringList)(&o.deny), "deny", "skip calls matching RULE, e.g. 'run_shell(command=rm *)' (repeatable)")
@@ -216,7 +221,7 @@ func (o *options) sessionOptions(m model.Model, policy *approval.Policy, tr trac
 		return session.Options{}, err
 	}
 	return session.Options{Workspace: o.workspace, Model: m, Policy: policy, Rules: rules, Config: o.cfg, MaxParallel: o.maxParallel,
-		Shell: o.shellSandbox, MCPConfig: o.mcpConfig, Traces: tr}, nil
+		Reasoning: o.reasoning, Shell: o.shellSandbox, MCPConfig: o.mcpConfig, Traces: tr}, nil
 }
 
 // shellSandbox returns the session's shell sandbox over root (the resolved
@@ -320,6 +325,9 @@ func applyConfig(o *options) error {
 	}
 	if !o.set["max-parallel"] && c.MaxParallel > 0 {
 		o.maxParallel = c.MaxParallel
+	}
+	if !o.set["reasoning"] && c.Reasoning != nil {
+		o.reasoning = *c.Reasoning
 	}
 	mode := o.sandbox.Mode
 	o.sandbox = c.Sandbox

@@ -18,6 +18,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/xdg"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
 
@@ -60,6 +61,20 @@ type Config struct {
 	// SandboxedShell is "approval": {"sandboxed_shell": "allow"}:
 	// sandboxed shell commands run without asking.
 	SandboxedShell bool
+	// Reasoning, when set, is "reasoning": {"effort": …}: how hard the
+	// model is asked to reason.
+	Reasoning *model.Effort
+	// Prices are "prices": prices by model name or prefix, in dollars per
+	// million tokens, over the built-in table's.
+	Prices model.Prices
+	// OpenAIAPI is "openai_api": OpenAIResponses or OpenAIChat, the wire
+	// of openai: models; empty means Responses on OpenAI itself and Chat
+	// Completions on a compatible server.
+	OpenAIAPI string
+	// SystemPromptFile is "system_prompt_file", resolved against the
+	// configuration file's folder: a file whose text replaces agenttui's
+	// system prompt (project instructions are still added to it).
+	SystemPromptFile string
 }
 
 // Error is a configuration file that holds something agenttui cannot use.

@@ -12,7 +12,8 @@ import (
 
 // configKeys are the keys a configuration file may hold, for error messages.
 var configKeys = []string{"model", "mode", "max_parallel", "max_output_tokens", "stream_idle_timeout", "model_retries", "budgets", "rules",
-	"context_window", "auto_compact", "max_tool_result_bytes", "sandbox", "approval"}
+	"context_window", "auto_compact", "max_tool_result_bytes", "sandbox", "approval", "reasoning", "prices", "openai_api",
+	"system_prompt_file"}
 
 var sandboxKeys = []string{"mode", "network", "writable", "protect_git"}
 
@@ -109,6 +110,30 @@ func Parse(path string, data []byte) (*Config, error) {
 			if err := c.loadApproval(raw, fail); err != nil {
 				return nil, err
 			}
+		case "reasoning":
+			if err := c.loadReasoning(raw, fail); err != nil {
+				return nil, err
+			}
+		case "prices":
+			if err := c.loadPrices(raw, fail); err != nil {
+				return nil, err
+			}
+		case "openai_api":
+			if c.OpenAIAPI, err = stringOf(raw); err != nil {
+				return nil, fail(key, "%v", err)
+			}
+			if c.OpenAIAPI != OpenAIResponses && c.OpenAIAPI != OpenAIChat {
+				return nil, fail(key, `must be "responses" (OpenAI's Responses API) or "chat" (Chat Completions), not %q`, c.OpenAIAPI)
+			}
+		case "system_prompt_file":
+			p, err := stringOf(raw)
+			if err != nil {
+				return nil, fail(key, "%v", err)
+			}
+			if strings.TrimSpace(p) == "" {
+				return nil, fail(key, "must not be empty; leave the key out to use agenttui's own prompt")
+			}
+			c.SystemPromptFile = promptPath(path, p)
 		default:
 			return nil, fail(key, "unknown key (known keys: %s)", strings.Join(configKeys, ", "))
 		}

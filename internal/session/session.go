@@ -59,6 +59,9 @@ type Options struct {
 	Config *config.Config
 	// MaxParallel bounds how many calls run at once.
 	MaxParallel int
+	// Reasoning is how hard the model is asked to reason: --reasoning,
+	// else the configuration's, else the model's default.
+	Reasoning model.Effort
 	// Shell returns the sandbox that shell commands run in, made over the
 	// workspace's resolved root; nil runs them unconfined.
 	Shell func(root string) (*sandbox.Sandbox, error)
@@ -153,12 +156,25 @@ func New(o Options) (*Host, error) {
 		a.Budgets = c.Budgets
 		a.MaxOutputTokens = c.MaxOutputTokens
 		a.MaxResultBytes = c.MaxResultBytes
+		a.Prices = c.Prices
 		o.Policy.SetSandboxedShell(c.SandboxedShell)
 	}
+	a.Reasoning = o.Reasoning
 	if o.Model != nil {
 		a.Context = contextPolicy(o.Config, o.Model)
+		// An effort the model refuses would fail the first turn; it is
+		// said now, before anything starts.
+		if err := model.CheckEffort(o.Model.Name(), o.Reasoning); model.Refuses(err) {
+			return nil, &Error{Err: err}
+		}
 	}
-	h.prompt = instructions.SystemPrompt(o.Workspace, time.Now())
+	// The prompt is read once, here, so that every request of the session
+	// carries the same bytes and a provider's prompt cache can serve them.
+	base, err := o.Config.SystemPrompt()
+	if err != nil {
+		return nil, err
+	}
+	h.prompt = instructions.SystemPrompt(base, o.Workspace, time.Now())
 	a.System = h.prompt.Text
 	h.agent = a
 	h.session = runtime.NewSession(newID(time.Now()))
@@ -237,11 +253,37 @@ func (h *Host) Prompt() instructions.Prompt { return h.prompt }
 func (h *Host) TraceID() string { return h.traceID }
 
 // SetModel makes m the model of the turns to come, with its own context
-// window, while a run may be going (the console's /model).
+// window, while a run may be going (the console's /model). When m refuses
+// the reasoning effort the session asks for (a model that always reasons,
+// asked for none), the effort goes back to m's default, and the person is
+// told.
 func (h *Host) SetModel(m model.Model) {
 	h.model.Set(m)
 	h.agent.SetContextPolicy(contextPolicy(h.opts.Config, m))
+	if err := model.CheckEffort(m.Name(), h.agent.Effort()); model.Refuses(err) {
+		h.agent.SetEffort(model.EffortDefault)
+		if h.agent.Sink != nil {
+			h.Say(runtime.Notice{Level: "warning", Text: err.Error() + "; reasoning is back to the model's default"})
+		}
+	}
 }
+
+// SetEffort makes e the reasoning effort of the turns to come, while a run
+// may be going (the console's /reasoning), and returns how the header
+// says it. An effort the current model cannot take is refused, changing
+// nothing, with an error that says which setting to change.
+func (h *Host) SetEffort(e model.Effort) (string, error) {
+	name := h.model.Name()
+	if err := model.CheckEffort(name, e); err != nil {
+		return "", err
+	}
+	h.agent.SetEffort(e)
+	return model.DescribeEffort(name, e), nil
+}
+
+// Effort says how hard the current model is asked to reason, as the
+// console's header shows it.
+func (h *Host) Effort() string { return model.DescribeEffort(h.model.Name(), h.agent.Effort()) }
 
 // Say tells the person n through the agent's sink, as the runtime's own
 // notices are told: journaled, shown and traced. It may be called once

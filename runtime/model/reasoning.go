@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -117,6 +118,25 @@ func (e Effort) String() string {
 	return string(e)
 }
 
+// EffortError is a reasoning effort a model cannot take as asked.
+type EffortError struct {
+	// Msg says so in one line and names the setting to change.
+	Msg string
+	// Ignored says the model does not reason at all: harmless, since such
+	// a model is never sent an effort, but worth saying to a person who
+	// asks for one.
+	Ignored bool
+}
+
+func (e *EffortError) Error() string { return e.Msg }
+
+// Refuses reports whether err is an effort the model would refuse: an
+// EffortError that is not merely ignored.
+func Refuses(err error) bool {
+	var ee *EffortError
+	return errors.As(err, &ee) && !ee.Ignored
+}
+
 // CheckEffort says, in one line that names the setting to change, why the
 // model called name cannot take e as asked; nil when it can, when e leaves
 // the reasoning to the model, or when the tables do not know the model
@@ -131,9 +151,9 @@ func CheckEffort(name string, e Effort) error {
 	r := info.Reasoning
 	switch {
 	case e == EffortOff && r.AlwaysOn:
-		return fmt.Errorf("%s always reasons and refuses to have it turned off: set reasoning to low, medium, high, max or default", name)
+		return &EffortError{Msg: fmt.Sprintf("%s always reasons and refuses to have it turned off: set reasoning to low, medium, high, max or default", name)}
 	case e != EffortOff && !r.Reasons():
-		return fmt.Errorf("%s does not reason, so reasoning %s changes nothing: set reasoning to off or default", name, e)
+		return &EffortError{Msg: fmt.Sprintf("%s does not reason, so reasoning %s changes nothing: set reasoning to off or default", name, e), Ignored: true}
 	}
 	return nil
 }
