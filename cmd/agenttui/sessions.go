@@ -9,6 +9,7 @@ import (
 	"github.com/agenttui/agenttui/internal/sanitize"
 	"github.com/agenttui/agenttui/internal/session"
 	"github.com/agenttui/agenttui/runtime/journal"
+	"github.com/agenttui/agenttui/runtime/model"
 )
 
 // loadSession finds and loads the session --resume or --continue names, of
@@ -60,7 +61,7 @@ func runSessions(args []string, stdout, stderr io.Writer) (int, error) {
 		if traced {
 			head += "TRACE\t"
 		}
-		fmt.Fprintln(tw, head+"GOAL")
+		fmt.Fprintln(tw, head+"TOKENS IN/OUT\tCOST\tGOAL")
 		for _, rp := range all {
 			s := rp.Describe()
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t", s.ID, s.Started.Local().Format("2006-01-02 15:04"),
@@ -72,7 +73,12 @@ func runSessions(args []string, stdout, stderr io.Writer) (int, error) {
 				}
 				fmt.Fprintf(tw, "%s\t", trace)
 			}
-			fmt.Fprintf(tw, "%s\n", short(sanitize.Line(journal.FirstLine(s.Goal)), 60))
+			cost := "-"
+			if s.Usage.CostUSD != nil {
+				cost = model.Dollars(*s.Usage.CostUSD)
+			}
+			fmt.Fprintf(tw, "%s/%s\t%s\t%s\n", model.CountTokens(s.Usage.InputTokens), model.CountTokens(s.Usage.OutputTokens), cost,
+				short(sanitize.Line(journal.FirstLine(s.Goal)), 60))
 		}
 		tw.Flush()
 		fmt.Fprintln(stdout, "\nResume one with: agenttui --resume ID   (or agenttui run --resume ID)")

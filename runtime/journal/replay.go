@@ -281,12 +281,15 @@ type Summary struct {
 	LastActivity time.Time
 	// TraceID is the session's trace, or empty (see Header.TraceID).
 	TraceID string
+	// Usage is the tokens the session used, and their cost when every
+	// model it used is priced.
+	Usage model.Usage
 }
 
 // Describe summarises a loaded session.
 func (rp *Replay) Describe() Summary {
 	s := Summary{ID: rp.Header.Session, Started: rp.Header.Started, Goal: rp.Header.Goal, LastActivity: rp.LastActivity,
-		Outcome: "interrupted", TraceID: rp.Header.TraceID}
+		Outcome: "interrupted", TraceID: rp.Header.TraceID, Usage: rp.Session.Usage}
 	if rp.AtRest && rp.LastOutcome != nil {
 		s.Outcome = string(rp.LastOutcome.Status)
 	}

@@ -33,6 +33,10 @@ const (
 	// On chat and execute_tool: the turn (model reply) of the session.
 	AttrTurn = attribute.Key("agenttui.turn")
 
+	// On chat and invoke_agent: what the tokens cost in US dollars, when
+	// the model's price is known.
+	AttrCostUSD = attribute.Key("agenttui.usage.cost_usd")
+
 	// On chat.
 	AttrModelAttempt   = attribute.Key("agenttui.model.attempt")
 	AttrReplyCalls     = attribute.Key("agenttui.reply.calls")

@@ -188,8 +188,7 @@ func (t *Tracer) handle(e runtime.Event) {
 		t.modelRetry(r, ev)
 	case runtime.UsageReported:
 		if c := r.chat; c != nil && !c.compaction {
-			c.span.SetAttributes(semconv.GenAIUsageInputTokens(ev.Usage.InputTokens),
-				semconv.GenAIUsageOutputTokens(ev.Usage.OutputTokens))
+			c.span.SetAttributes(usageAttributes(ev.Usage)...)
 			c.replied = at(ev.At)
 		}
 		r.usage = r.usage.Add(ev.Usage)
@@ -207,9 +206,8 @@ func (t *Tracer) handle(e runtime.Event) {
 		t.compactionStarted(r, ev)
 	case runtime.Compacted:
 		if c := r.chat; c != nil && c.compaction {
-			c.span.SetAttributes(semconv.GenAIUsageInputTokens(ev.Usage.InputTokens),
-				semconv.GenAIUsageOutputTokens(ev.Usage.OutputTokens),
-				AttrCompactAfter.Int(ev.TokensAfter), AttrCompactReplies.Int(ev.Replies))
+			c.span.SetAttributes(usageAttributes(ev.Usage)...)
+			c.span.SetAttributes(AttrCompactAfter.Int(ev.TokensAfter), AttrCompactReplies.Int(ev.Replies))
 			if t.opts.CaptureContent {
 				c.span.SetAttributes(semconv.GenAIOutputMessagesKey.String(t.content(messagesJSON(
 					message{Role: "assistant", Parts: []part{{Type: "text", Content: clip(ev.Summary)}}, FinishReason: "stop"}))))
@@ -379,11 +377,7 @@ func (t *Tracer) runFinished(r *runSpans, ev runtime.RunFinished) {
 		why = t.opts.Redact.String(out.Attempts[len(out.Attempts)-1])
 	}
 	t.endAll(r, end, why)
-	attrs := []attribute.KeyValue{
-		AttrRunOutcome.String(string(out.Status)),
-		semconv.GenAIUsageInputTokens(r.usage.InputTokens),
-		semconv.GenAIUsageOutputTokens(r.usage.OutputTokens),
-	}
+	attrs := append([]attribute.KeyValue{AttrRunOutcome.String(string(out.Status))}, usageAttributes(r.usage)...)
 	switch out.Status {
 	case runtime.StatusFailed:
 		attrs = append(attrs, AttrRunFailingStep.String(out.FailingStep))
@@ -424,4 +418,24 @@ func (t *Tracer) endAll(r *runSpans, end time.Time, why string) {
 	for _, c := range r.calls {
 		t.abandon(r, c, end, why)
 	}
+}
+
+// usageAttributes are the GenAI conventions' usage attributes of u, with
+// the cache and reasoning counts when there are any, and its cost in
+// dollars when it is known.
+func usageAttributes(u model.Usage) []attribute.KeyValue {
+	attrs := []attribute.KeyValue{semconv.GenAIUsageInputTokens(u.InputTokens), semconv.GenAIUsageOutputTokens(u.OutputTokens)}
+	if u.CacheReadTokens > 0 {
+		attrs = append(attrs, semconv.GenAIUsageCacheReadInputTokens(u.CacheReadTokens))
+	}
+	if u.CacheWriteTokens > 0 {
+		attrs = append(attrs, semconv.GenAIUsageCacheCreationInputTokens(u.CacheWriteTokens))
+	}
+	if u.ReasoningTokens > 0 {
+		attrs = append(attrs, semconv.GenAIUsageReasoningOutputTokens(u.ReasoningTokens))
+	}
+	if u.CostUSD != nil {
+		attrs = append(attrs, AttrCostUSD.Float64(*u.CostUSD))
+	}
+	return attrs
 }
