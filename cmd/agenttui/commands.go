@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/agenttui/agenttui/internal/providers"
 	"github.com/agenttui/agenttui/runtime/journal"
 	"github.com/agenttui/agenttui/tui"
 )
@@ -13,7 +14,7 @@ import (
 // switchModel is the console's /model: the next turn asks the model spec
 // names, with its own context window.
 func (c *console) switchModel(spec string) (string, error) {
-	m, err := consoleModel(spec, settingsOf(c.o.cfg))
+	m, err := providers.ForConsole(spec, providers.FromConfig(c.o.cfg))
 	if err != nil {
 		return "", err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/config"
 	"github.com/agenttui/agenttui/internal/playground"
+	"github.com/agenttui/agenttui/internal/providers"
 	"github.com/agenttui/agenttui/internal/session"
 	"github.com/agenttui/agenttui/internal/traces"
 	"github.com/agenttui/agenttui/runtime/model"
@@ -41,9 +42,10 @@ func isUsage(err error) bool {
 		tracing  *traces.Error
 		setup    *session.Error
 		scenario *playground.Error
+		provider *providers.Error
 	)
 	return errors.As(err, &usage) || errors.As(err, &file) || errors.As(err, &unread) || errors.As(err, &flagRule) ||
-		errors.As(err, &tracing) || errors.As(err, &setup) || errors.As(err, &scenario)
+		errors.As(err, &tracing) || errors.As(err, &setup) || errors.As(err, &scenario) || errors.As(err, &provider)
 }
 
 // options are the flags shared by the console and headless runs, and the

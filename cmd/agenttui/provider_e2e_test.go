@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -277,27 +276,5 @@ func TestProviderConfigurationErrors(t *testing.T) {
 	r := runWithEnv(t, ws, append(env, "OPENAI_BASE_URL=localhost:11434"), "run", "--model", "openai:llama3.2", "go")
 	if r.code != 2 || !strings.Contains(r.stderr, `OPENAI_BASE_URL "localhost:11434" is not an http or https URL`) {
 		t.Errorf("a bad base URL: exit %d, %q", r.code, r.stderr)
-	}
-}
-
-func TestProviderSpecs(t *testing.T) {
-	t.Setenv("OPENAI_BASE_URL", "http://localhost:11434/v1")
-	t.Setenv("OPENAI_API_KEY", "")
-	t.Setenv("ANTHROPIC_BASE_URL", "")
-	t.Setenv("ANTHROPIC_API_KEY", e2eKey)
-	for spec, want := range map[string]string{
-		// An Ollama tag keeps its colon: only the first one ends the provider.
-		"openai:llama3.2:3b":          "openai:llama3.2:3b",
-		"anthropic:claude-sonnet-4-5": "anthropic:claude-sonnet-4-5",
-	} {
-		m, err := providerModel(spec, modelSettings{})
-		if err != nil || m.Name() != want {
-			t.Errorf("%s: %v, %v", spec, m, err)
-		}
-	}
-	var u usageError
-	if _, err := providerModel("gemini:pro", modelSettings{}); !errors.As(err, &u) ||
-		err.Error() != `unknown model provider "gemini" in --model gemini:pro: use openai:<name>, anthropic:<name> or demo` {
-		t.Errorf("unknown provider: %v", err)
 	}
 }
