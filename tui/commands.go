@@ -45,10 +45,15 @@ func commands() []command {
 	}
 	mode := cmd("mode", "<ask|reads|auto|plan>", "set the approval mode (shift+tab cycles it)", (*Model).cmdMode)
 	mode.Choices = modes
+	reasoning := cmd("reasoning", "<level>", "how hard the model reasons: off, low, medium, high, max, default", (*Model).cmdReasoning)
+	for _, e := range append(append([]model.Effort{}, model.Efforts...), model.EffortDefault) {
+		reasoning.Choices = append(reasoning.Choices, input.Choice{Name: e.String(), Desc: effortDescriptions[e]})
+	}
 	return []command{
 		cmd("help", "", "every key and command", (*Model).cmdHelp),
 		mode,
-		cmd("model", "<provider:name>", "switch the model from the next turn, e.g. openai:gpt-4o", (*Model).cmdModel),
+		cmd("model", "<provider:name>", "switch the model from the next turn, e.g. anthropic:claude-opus-4-7", (*Model).cmdModel),
+		reasoning,
 		cmd("compact", "[focus]", "compact the conversation to free context", (*Model).cmdCompact),
 		cmd("clear", "", "start a new session in this console", (*Model).cmdClear),
 		cmd("sessions", "", "list this workspace's sessions", (*Model).cmdSessions),
@@ -154,28 +159,6 @@ func (m *Model) cmdMode(arg string) tea.Cmd {
 		return nil
 	}
 	m.setMode(md)
-	return nil
-}
-
-func (m *Model) cmdModel(arg string) tea.Cmd {
-	switch {
-	case m.opts.SwitchModel == nil:
-		m.say("switching the model is not available in this console", true)
-	case arg == "":
-		m.say(fmt.Sprintf("the model is %s; /model openai:NAME or anthropic:NAME switches from the next turn", m.model), false)
-	default:
-		name, err := m.opts.SwitchModel(arg)
-		if err != nil {
-			m.say(fmt.Sprintf("the model stays %s: %s", m.model, text.CleanLine(err.Error())), true)
-			return nil
-		}
-		m.model = text.CleanLine(name)
-		when := "from the next run"
-		if m.run != nil {
-			when = "from the next turn"
-		}
-		m.say(fmt.Sprintf("model switched to %s %s", m.model, when), false)
-	}
 	return nil
 }
 

@@ -92,7 +92,12 @@ func TestUnknownCommandIsNeverSent(t *testing.T) {
 	if h.m.run != nil {
 		t.Fatal("an unknown command was sent to the model")
 	}
-	mustContain(t, h.view(), "unknown command /frobnicate; the commands are /help /mode /model /compact /clear /sessions /resume /export /quit")
+	// The list is longer than the screen is wide: the note line holds it
+	// whole, the transcript wraps it.
+	if want := "unknown command /frobnicate; the commands are /help /mode /model /reasoning /compact /clear /sessions /resume /export /quit"; !strings.HasPrefix(h.m.note, want) {
+		t.Fatalf("note %q, want it to begin %q", h.m.note, want)
+	}
+	mustContain(t, h.view(), "unknown command /frobnicate; the commands are /help /mode /model /reasoning", "/quit (start with // to send")
 	if h.m.input.Value() != "/frobnicate now" {
 		t.Fatalf("the unknown command left the input as %q; it should stay to be mended", h.m.input.Value())
 	}
@@ -285,7 +290,7 @@ func TestSlashMenu(t *testing.T) {
 	h := newHarness(t, Options{})
 	h.typeText("/")
 	screen := h.view()
-	mustContain(t, screen, "▸ /help", "every key and command", "/mode <ask|reads|auto|plan>", "… 3 more", "tab complete")
+	mustContain(t, screen, "▸ /help", "every key and command", "/mode <ask|reads|auto|plan>", "… 4 more", "tab complete")
 	// However small the terminal, the menu leaves the screen whole.
 	for _, size := range [][2]int{{MinWidth, MinHeight}, {60, 16}, {120, 40}} {
 		h.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})

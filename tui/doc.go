@@ -9,8 +9,9 @@
 // so no output can move the cursor, recolour the screen, or draw a fake
 // approval line.
 //
-// The screen, from the top: the header (goal, model, approval mode, a DEMO
-// badge in the demo, the MCP servers); the transcript; the call board of the
+// The screen, from the top: the header (goal, model, approval mode, how hard
+// the model reasons, a DEMO badge in the demo, the MCP servers); the
+// transcript (the model's thinking folded above each reply); the call board of the
 // active reply, grouped into the batches that run together; the detail pane
 // of the focused call; the note line; the input; the status bar.
 //

@@ -84,7 +84,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{b.Up, b.Down, b.Approve, b.Skip, b.Grant, b.ApproveBatch, b.ApproveAll, b.Details, b.Layout, b.FullDiff, b.Edit},
 		{k.Input.Submit, k.Input.Newline, k.Input.Older, k.Input.Newer, k.Input.Search, k.Input.Editor, k.Input.Complete,
-			t.Up, t.Down, t.Top, t.Bottom, t.Expand, g.PageUp, g.PageDown},
+			t.Up, t.Down, t.Top, t.Bottom, t.Expand, t.Thinking, g.PageUp, g.PageDown},
 		{g.Focus, g.Mode, g.Stop, g.Quit, g.Help, g.Autopilot},
 		{d.Up, d.Down, d.PageUp, d.PageDown, d.Top, d.Bottom, d.Layout, d.Close},
 	}

@@ -73,7 +73,7 @@ func TestLayoutAtManySizes(t *testing.T) {
 		h.key("enter")
 	}
 	screen := h.view()
-	mustContain(t, screen, "[DEMO]", "Calls · turn 20", "? needs approval", "tokens 12.3k in · 678 out")
+	mustContain(t, screen, "[DEMO]", "Calls · turn 20", "? needs approval", "tokens 12k in · 678 out")
 }
 
 func TestTooSmall(t *testing.T) {

@@ -69,8 +69,11 @@ type startMsg struct{ input string }
 // Model is the console: it routes messages to its parts and lays them out.
 // It is a bubbletea model; run it with tea.NewProgram.
 type Model struct {
-	opts   Options
-	keys   KeyMap
+	opts Options
+	// keys are the console's keys, held by pointer like the styles:
+	// bubbletea copies the Model with every message, and the keys are
+	// some kilobytes that change only when the console is made.
+	keys   *KeyMap
 	styles *text.Styles
 	// answers are where the answers to the approval requests on the board
 	// go, by request; only respond sends on them.
@@ -101,7 +104,12 @@ type Model struct {
 	goal     string
 	model    string
 	mode     approval.Mode
-	usage    model.Usage
+	// reasoning is how hard the model is asked to reason, as the header
+	// words it; empty shows nothing.
+	reasoning string
+	// usage is the session's tokens and cost so far, as the runtime last
+	// reported them.
+	usage model.Usage
 	// ctx is the share of the context window the conversation takes, as
 	// the runtime last reported it; nil when not known.
 	ctx *runtime.ContextUse
@@ -172,15 +180,18 @@ func New(opts Options) Model {
 		mode = opts.Policy.Mode()
 	}
 	m := Model{
-		opts: opts, keys: DefaultKeyMap(), styles: text.DefaultStyles(), now: now, bridge: opts.Bridge,
+		opts: opts, keys: new(DefaultKeyMap()), styles: text.DefaultStyles(), now: now, bridge: opts.Bridge,
 		answers: map[uint64]chan approval.Answer{},
 		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		goal:    text.CleanLine(opts.Goal),
 		model:   text.CleanLine(opts.Model),
 		mode:    mode,
-		session: text.CleanLine(opts.Session),
-		opening: opts.Open != nil,
-		export:  newExport(opts.Workspace),
+		// The level comes from the configuration, but it is drawn
+		// like everything else the console did not write.
+		reasoning: text.CleanLine(opts.Reasoning),
+		session:   text.CleanLine(opts.Session),
+		opening:   opts.Open != nil,
+		export:    newExport(opts.Workspace),
 	}
 	m.board = m.newBoard()
 	m.transcript = transcript.New(m.keys.Transcript, m.styles)
@@ -220,7 +231,7 @@ func New(opts Options) Model {
 }
 
 // realModelHint is the line the demo shows about using a real model.
-const realModelHint = "Demo mode · to use a real model: export OPENAI_API_KEY=… and run agenttui --model openai:gpt-4o " +
+const realModelHint = "Demo mode · to use a real model: export OPENAI_API_KEY=… and run agenttui --model openai:gpt-5 " +
 	"(or anthropic:… with ANTHROPIC_API_KEY, or OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama)"
 
 // Init starts listening to the Bridge, opens the session when Options.Open
@@ -436,7 +447,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			m.note = "typed text is ignored here: press tab to reach the input"
 			return nil
 		}
-		m.transcript.Update(msg)
+		if act := m.transcript.Update(msg); act.Note != "" {
+			m.note = act.Note
+		}
 	}
 	return nil
 }

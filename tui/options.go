@@ -9,6 +9,7 @@ import (
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/model"
 )
 
 // Options configure the console.
@@ -69,6 +70,10 @@ type Options struct {
 	// Zero shows nothing.
 	ContextWindow  int
 	ContextGuessed bool
+	// Reasoning says how hard the model is asked to reason, as the header
+	// shows it after "reasoning", such as "high" or "default (medium)"
+	// (model.DescribeEffort words it); empty shows nothing.
+	Reasoning string
 	// Instructions names the project instruction files the system prompt
 	// carries, such as "AGENTS.md ×2"; empty shows nothing.
 	Instructions string
@@ -89,6 +94,18 @@ type Options struct {
 	// returns the new model's name; its error says why it could not,
 	// such as a missing API key.
 	SwitchModel func(spec string) (string, error)
+	// SetReasoning sets how hard the model is asked to reason from the
+	// next turn on (/reasoning LEVEL) and returns how the header words the
+	// new level, as model.DescribeEffort does; its error, such as
+	// model.CheckEffort's, says in one line why the model cannot take it,
+	// and then nothing has changed.
+	SetReasoning func(model.Effort) (string, error)
+	// DescribeReasoning says how hard the model now in use is asked to
+	// reason, as Reasoning words it; the console asks it after /model
+	// switches the model (which may change what the level means, or the
+	// level) and when a session opens. Nil keeps the header's level as it
+	// was.
+	DescribeReasoning func() string
 	// Compact compacts the session's conversation (/compact [focus]),
 	// keeping focus, when given, in the summary; Esc cancels ctx.
 	Compact func(ctx context.Context, focus string) error

@@ -19,29 +19,39 @@ type retryWait struct {
 	at time.Time
 }
 
-// applyRetry shows a model request being made again: the text the failed
-// attempt streamed becomes a discarded item, a line says why and when the
-// next attempt comes, and the status bar counts down to it.
+// applyRetry shows a model request being made again: the thinking and text
+// the failed attempt streamed become discarded items, a line says why and
+// when the next attempt comes, and the status bar counts down to it.
 func (m *Model) applyRetry(ev runtime.ModelRetry) {
-	discarded := false
-	if l := m.transcript.Live(); l != nil && strings.TrimSpace(l.Text.String()) != "" {
-		m.transcript.Add(transcript.Discarded{Text: text.Clean(l.Text.String())})
-		discarded = true
+	var lost []string
+	if l := m.transcript.Live(); l != nil {
+		if strings.TrimSpace(l.Thinking.String()) != "" {
+			m.transcript.Add(transcript.DiscardedThinking(l.Thinking.String(), m.thoughtFor(l)))
+			lost = append(lost, "thinking")
+		}
+		if strings.TrimSpace(l.Text.String()) != "" {
+			m.transcript.Add(transcript.Discarded{Text: text.Clean(l.Text.String())})
+			lost = append(lost, "text")
+		}
 	}
-	m.transcript.Add(transcript.Note{Text: retryLine(ev, discarded), Warn: true})
+	m.transcript.Add(transcript.Note{Text: retryLine(ev, lost), Warn: true})
 	m.transcript.SetLive(&transcript.Live{Turn: ev.Turn})
 	wait := time.Duration(ev.WaitMS) * time.Millisecond
 	m.retry = &retryWait{attempt: ev.Attempt, max: ev.Max, at: m.now().Add(wait)}
 }
 
 // retryLine says why a model request is made again, which attempt comes and
-// after how long: "↻ retrying: the connection dropped (attempt 2 of 5, in
-// 1.6 s)".
-func retryLine(ev runtime.ModelRetry, discarded bool) string {
+// after how long, and what of the failed attempt was thrown away: "↻
+// retrying: the connection dropped (attempt 2 of 5, in 1.6 s) · the text
+// above was discarded".
+func retryLine(ev runtime.ModelRetry, lost []string) string {
 	line := fmt.Sprintf("%s retrying: %s (attempt %d of %d, in %s)", text.SymRetry, text.CleanLine(ev.Why), ev.Attempt, ev.Max,
 		seconds(time.Duration(ev.WaitMS)*time.Millisecond))
-	if discarded {
-		line += " · the text above was discarded"
+	switch len(lost) {
+	case 1:
+		line += " · the " + lost[0] + " above was discarded"
+	case 2:
+		line += " · the " + lost[0] + " and " + lost[1] + " above were discarded"
 	}
 	return line
 }

@@ -56,10 +56,25 @@ func (m *Model) apply(item any) tea.Cmd {
 			m.transcript.SetLive(&transcript.Live{Turn: ev.Turn})
 		}
 		m.transcript.Live().Text.WriteString(ev.Text)
+	case runtime.ThinkingDelta:
+		l := m.transcript.Live()
+		if l == nil {
+			l = &transcript.Live{Turn: ev.Turn}
+			m.transcript.SetLive(l)
+		}
+		if l.Thinking.Len() == 0 {
+			l.ThinkingSince = m.now()
+		}
+		l.Thinking.WriteString(ev.Text)
 	case runtime.UsageReported:
 		m.usage, m.turnUsage, m.usageTurn = ev.Total, ev.Usage, ev.Turn
-		if ev.Context != nil {
-			m.ctx = ev.Context
+		if c := ev.Context; c != nil {
+			m.ctx = c
+			// The window of the model that replied: after /model, the
+			// header says the new model's, and whether it is a guess.
+			if c.Window > 0 {
+				m.opts.ContextWindow, m.opts.ContextGuessed = c.Window, c.Guessed
+			}
 		}
 	case runtime.CompactionStarted:
 		m.thinking = true
@@ -68,6 +83,7 @@ func (m *Model) apply(item any) tea.Cmd {
 		m.thinking = false
 		m.transcript.SetLive(nil)
 		m.transcript.Add(transcript.NewCompaction(ev))
+		m.transcript.Add(transcript.Note{Text: cacheRestartsCompacted})
 		if ev.Context != nil {
 			m.ctx = ev.Context
 		}
@@ -81,6 +97,7 @@ func (m *Model) apply(item any) tea.Cmd {
 		}
 		m.thinking = false
 		m.retry = nil
+		m.addThinking(ev, m.transcript.Live())
 		m.transcript.SetLive(nil)
 		if strings.TrimSpace(ev.Text) != "" {
 			// The reply is complete: its text is drawn as Markdown from
@@ -118,6 +135,10 @@ func (m *Model) apply(item any) tea.Cmd {
 	case runtime.Notice:
 		m.transcript.Add(transcript.Note{Text: text.Clean(ev.Level + ": " + ev.Text), Warn: ev.Level != "info"})
 	case runtime.RunFinished:
+		if ev.Usage != nil {
+			// The session's total, compactions' summaries included.
+			m.usage = *ev.Usage
+		}
 		m.finish(ev.Outcome)
 	case runtime.ModelRetry:
 		m.applyRetry(ev)
@@ -169,6 +190,11 @@ func (m *Model) open(o Opened) tea.Cmd {
 	}
 	if o.Model != "" {
 		m.model = text.CleanLine(o.Model)
+	}
+	if describe := m.opts.DescribeReasoning; describe != nil && o.Err == nil {
+		// The session may use another model than the console began
+		// with (a resumed one's), or another level.
+		m.reasoning = text.CleanLine(describe())
 	}
 	if o.ContextWindow > 0 {
 		m.opts.ContextWindow, m.opts.ContextGuessed = o.ContextWindow, o.ContextGuessed
@@ -244,10 +270,16 @@ func (m *Model) replay(events []runtime.Event) {
 
 // finish shows a run's outcome and readies the input for what comes next.
 func (m *Model) finish(o runtime.GoalOutcome) {
-	if l := m.transcript.Live(); l != nil && strings.TrimSpace(l.Text.String()) != "" {
-		// A reply the run ended in the middle of stays plain: it is not
-		// a complete Markdown document.
-		m.transcript.Add(transcript.ModelText{Plain: text.Clean(l.Text.String())})
+	if l := m.transcript.Live(); l != nil {
+		// What the model thought before the run ended stays, folded.
+		if th, ok := transcript.NewThinking(nil, l.Thinking.String(), 0, m.thoughtFor(l)); ok {
+			m.transcript.Add(th)
+		}
+		if strings.TrimSpace(l.Text.String()) != "" {
+			// A reply the run ended in the middle of stays plain: it is
+			// not a complete Markdown document.
+			m.transcript.Add(transcript.ModelText{Plain: text.Clean(l.Text.String())})
+		}
 	}
 	m.transcript.SetLive(nil)
 	m.thinking = false

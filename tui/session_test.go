@@ -81,12 +81,12 @@ func TestTokensPerTurnAndInTotal(t *testing.T) {
 		runtime.UsageReported{Turn: 2, Usage: model.Usage{InputTokens: 1500, OutputTokens: 40}, Total: model.Usage{InputTokens: 2700, OutputTokens: 340}},
 		runtime.ReplyReceived{Turn: 2, Text: "Done."}, runtime.TurnEnded{Turn: 2})
 	mustContain(t, h.view(), "turn 1 · 1 call(s) · tokens 1.2k in · 300 out", "turn 2 · tokens 1.5k in · 40 out",
-		"tokens 2.7k in · 340 out (last turn 1.5k/40)")
+		"│ tokens 2.7k in · 340 out")
 }
 
 func TestDemoSaysHowToUseARealModel(t *testing.T) {
 	h := newHarness(t, Options{Demo: true, Model: "demo"})
-	mustContain(t, h.view(), "Demo mode · to use a real model: export OPENAI_API_KEY=… and run agenttui --model openai:gpt-4o")
+	mustContain(t, h.view(), "Demo mode · to use a real model: export OPENAI_API_KEY=… and run agenttui --model openai:gpt-5")
 	h = newHarness(t, Options{})
 	mustNotContain(t, h.view(), "Demo mode")
 }

@@ -18,14 +18,16 @@ type statusBar struct{}
 type statusInfo struct {
 	running, waiting, asking   int
 	active, stopping, replying bool
-	waitingFor                 string
-	retry                      string // the countdown to a model request's next attempt
-	frame                      string
-	usage, turn                model.Usage
-	elapsed                    string
-	hints                      string
-	ended                      string
-	ctx                        *runtime.ContextUse
+	// thinking says the reply streaming in has only thought so far.
+	thinking   bool
+	waitingFor string
+	retry      string // the countdown to a model request's next attempt
+	frame      string
+	usage      model.Usage
+	elapsed    string
+	hints      string
+	ended      string
+	ctx        *runtime.ContextUse
 	// pilot is what the autopilot is doing; pilotWarn says it wants the
 	// person's attention (paused, or waiting for them).
 	pilot     string
@@ -48,6 +50,8 @@ func (statusBar) View(st *text.Styles, width int, s statusInfo) string {
 			p += " · waiting for " + s.waitingFor
 		case s.retry != "":
 			p += " · " + s.retry
+		case s.replying && s.thinking:
+			p += " · model thinking"
 		case s.replying:
 			p += " · model replying"
 		}
@@ -67,25 +71,31 @@ func (statusBar) View(st *text.Styles, width int, s statusInfo) string {
 		}
 		parts = append(parts, style(s.pilot))
 	}
-	// What is going on comes first and the hints next; the token count is
-	// the first thing a narrow terminal loses.
+	// What is going on comes first. While a run goes, the hints come
+	// next, since they carry the approval keys and their pauses, and the
+	// session's tokens and cost are the first thing a narrow terminal
+	// loses; with no run going, the hints are the everyday ones (also in
+	// the help), and what the session cost comes before them.
 	if s.elapsed != "" {
 		parts = append(parts, st.Dim.Render(s.elapsed))
 	}
-	parts = append(parts, st.Key.Render(s.hints))
+	var used []string
 	if c := s.ctx; c != nil {
 		style := st.Dim.Render
 		if c.Percent >= 80 {
 			style = st.Warn.Render
 		}
-		parts = append(parts, style(fmt.Sprintf("ctx %d%%", c.Percent)))
+		used = append(used, style(fmt.Sprintf("ctx %d%%", c.Percent)))
 	}
-	if s.usage.InputTokens+s.usage.OutputTokens > 0 {
-		t := text.Tokens(s.usage)
-		if s.turn.InputTokens+s.turn.OutputTokens > 0 {
-			t += fmt.Sprintf(" (last turn %s/%s)", text.Count(s.turn.InputTokens), text.Count(s.turn.OutputTokens))
-		}
-		parts = append(parts, st.Dim.Render(t))
+	if s.usage.Tokens() > 0 {
+		// The session's total only: each turn's own figures are in the
+		// transcript, under its calls, which keeps the bar calm.
+		used = append(used, st.Dim.Render(text.Tokens(s.usage)))
+	}
+	if s.active {
+		parts = append(append(parts, st.Key.Render(s.hints)), used...)
+	} else {
+		parts = append(append(parts, used...), st.Key.Render(s.hints))
 	}
 	return text.Cut(strings.Join(parts, st.Dim.Render(" │ ")), width)
 }

@@ -120,7 +120,7 @@ func (m Model) View() string {
 	parts = append(parts, m.headerView(s.header))
 	switch {
 	case m.help.open:
-		parts = append(parts, m.help.View(m.styles, m.keys, m.width, s.transcript+s.board+s.detail))
+		parts = append(parts, m.help.View(m.styles, *m.keys, m.width, s.transcript+s.board+s.detail))
 	case m.diffScreen.Shown():
 		parts = append(parts, m.diffScreen.View(m.width, s.transcript+s.board+s.detail, m.detail.LayoutAt(m.width)))
 	default:
@@ -152,8 +152,9 @@ func (m Model) smallView() string {
 }
 
 // headerView draws the header: the program, a DEMO badge in the demo, the
-// model, the approval mode, the session, whether shell commands are
-// sandboxed, the goal, the MCP servers and the scenario's description.
+// model, the approval mode, how hard the model reasons, the session,
+// whether shell commands are sandboxed, the goal, the MCP servers and the
+// scenario's description.
 func (m Model) headerView(height int) string {
 	var b strings.Builder
 	b.WriteString(m.styles.Title.Render("agenttui"))
@@ -172,6 +173,10 @@ func (m Model) headerView(height int) string {
 	if m.mode == approval.ModePlan {
 		// Plan mode changes what the agent may do: it must be seen.
 		b.WriteString(" " + m.styles.Badge.Render("[PLAN: read-only]"))
+	}
+	if m.reasoning != "" {
+		// After the mode, which a narrow terminal must still show.
+		b.WriteString(m.styles.Dim.Render(" · reasoning ") + m.reasoning)
 	}
 	b.WriteString(m.styles.Dim.Render(" · focus ") + m.focus.String())
 	if m.session != "" {
@@ -214,10 +219,12 @@ func (m Model) statusView() string {
 	info := statusInfo{
 		running: run, waiting: wait, asking: ask,
 		active: m.run != nil, stopping: m.run != nil && m.run.stopping, replying: m.run != nil && m.thinking,
-		waitingFor: m.waiting, usage: m.usage, turn: m.turnUsage, hints: m.hints(), ctx: m.ctx,
+		waitingFor: m.waiting, usage: m.usage, hints: m.hints(), ctx: m.ctx,
 	}
 	if m.run != nil && m.thinking {
 		info.retry = m.retryStatus()
+		l := m.transcript.Live()
+		info.thinking = l != nil && l.Thinking.Len() > 0 && l.Text.Len() == 0
 	}
 	info.pilot, info.pilotWarn = m.pilot.Status(m.keys.Global.Autopilot.Help().Key)
 	if m.ticking {
@@ -283,6 +290,9 @@ func (m Model) hints() string {
 		}
 		return "↑↓ focus · enter details · ? help"
 	}
+	if m.transcript.HasThinking() {
+		return "↑↓ pgup pgdn scroll · t thinking · end follow · tab next"
+	}
 	return "↑↓ pgup pgdn scroll · end follow · tab next"
 }
 
@@ -290,3 +300,16 @@ func (m Model) hints() string {
 // the console closes: the summary and extracted data, the failure report, or
 // the question. Untrusted parts are sanitised and no styling is added.
 func PlainOutcome(o runtime.GoalOutcome) string { return transcript.PlainOutcome(o) }
+
+// PlainOutcome returns o as the package's PlainOutcome does, followed by
+// the session's usage on a line of its own when the model reported any:
+// "tokens 48k in (41k cached) · 2.1k out · $0.07", the cost only when it is
+// known. It is what the console prints to the normal screen on exit, with
+// o from Outcome.
+func (m Model) PlainOutcome(o runtime.GoalOutcome) string {
+	out := transcript.PlainOutcome(o)
+	if m.usage.Tokens() > 0 {
+		out += text.Tokens(m.usage) + "\n"
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 // Package mdtranscript writes a console session's transcript as Markdown: the goal
-// and every later input, the model's text, each call with its arguments,
-// what became of it and a preview of its result, notices, and each outcome.
+// and every later input, the model's thinking and text, each call with its
+// arguments, what became of it and a preview of its result, notices, each
+// outcome, and the session's usage.
 //
 // A Log is fed the session's runtime events, the same stream the console
 // draws, and keeps only what the export needs: arguments and results are
@@ -20,6 +21,7 @@ import (
 	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/internal/sanitize"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/model"
 )
 
 // Bounds on what a Log keeps of each call.
@@ -41,11 +43,18 @@ type Log struct {
 	// turns finds the calls of a turn, for the events that follow its
 	// reply.
 	turns map[int]*callsEntry
-	// partial is the text of the reply being streamed, kept in case the
-	// run ends before the reply is complete.
-	partial strings.Builder
-	runs    int
-	refused bool
+	// partial and partialThinking are the text and thinking of the reply
+	// being streamed, kept in case the run ends before the reply is
+	// complete.
+	partial, partialThinking strings.Builder
+	runs                     int
+	refused                  bool
+	// usage is the session's tokens and cost, as last reported; nil until
+	// the model reports any. turnUsage is the usage of turn usageTurn,
+	// which comes just before the turn's reply.
+	usage     *model.Usage
+	turnUsage model.Usage
+	usageTurn int
 }
 
 // entry is one block of the export.
@@ -78,14 +87,28 @@ func (l *Log) Add(e runtime.Event) {
 		l.entries = append(l.entries, inputEntry{label: label, text: ev.Input})
 	case runtime.TurnStarted:
 		l.partial.Reset()
+		l.partialThinking.Reset()
 	case runtime.TextDelta:
 		if l.partial.Len() < MaxResultBytes*8 {
 			l.partial.WriteString(ev.Text)
 		}
+	case runtime.ThinkingDelta:
+		if l.partialThinking.Len() < MaxResultBytes*8 {
+			l.partialThinking.WriteString(ev.Text)
+		}
+	case runtime.UsageReported:
+		total := ev.Total
+		l.usage, l.turnUsage, l.usageTurn = &total, ev.Usage, ev.Turn
 	case runtime.ReplyReceived:
 		l.partial.Reset()
-		if strings.TrimSpace(ev.Text) != "" {
-			l.entries = append(l.entries, textEntry{turn: ev.Turn, text: ev.Text})
+		l.partialThinking.Reset()
+		tokens := 0
+		if l.usageTurn == ev.Turn {
+			tokens = l.turnUsage.ReasoningTokens
+		}
+		th := thinkingOf(ev.Reasoning, tokens)
+		if strings.TrimSpace(ev.Text) != "" || th != nil {
+			l.entries = append(l.entries, textEntry{turn: ev.Turn, text: ev.Text, thinking: th})
 		}
 		if len(ev.Calls) == 0 && ev.Cut == nil {
 			return
@@ -135,10 +158,22 @@ func (l *Log) Add(e runtime.Event) {
 	case runtime.Notice:
 		l.entries = append(l.entries, noteEntry{text: ev.Level + ": " + ev.Text})
 	case runtime.RunFinished:
-		if text := l.partial.String(); strings.TrimSpace(text) != "" {
-			l.entries = append(l.entries, textEntry{text: text + "\n\n*(the reply was cut off here)*"})
+		var th *thinking
+		if s := strings.TrimSpace(l.partialThinking.String()); s != "" {
+			th = &thinking{text: s}
+		}
+		if text := l.partial.String(); strings.TrimSpace(text) != "" || th != nil {
+			if strings.TrimSpace(text) != "" {
+				text += "\n\n"
+			}
+			l.entries = append(l.entries, textEntry{text: text + "*(the reply was cut off here)*", thinking: th})
 		}
 		l.partial.Reset()
+		l.partialThinking.Reset()
+		if ev.Usage != nil {
+			total := *ev.Usage
+			l.usage = &total
+		}
 		l.refused = ev.Outcome.Status == runtime.StatusRefused
 		l.entries = append(l.entries, outcomeEntry{o: ev.Outcome})
 	}
@@ -175,6 +210,9 @@ func (l *Log) Markdown(red *redact.Redactor, at time.Time) string {
 	}
 	if l.Model != "" {
 		w.printf("- Model: `%s`\n", w.clean(l.Model))
+	}
+	if l.usage != nil && l.usage.Tokens() > 0 {
+		w.printf("- Usage: %s\n", l.usage.String())
 	}
 	w.printf("- Exported: %s\n", at.Format("2006-01-02 15:04:05 MST"))
 	for _, e := range l.entries {
@@ -222,17 +260,74 @@ func (e inputEntry) write(w *writer) {
 	w.quote(e.text)
 }
 
-// textEntry is the model's text, which is Markdown already.
+// textEntry is the model's text, which is Markdown already, and the
+// thinking before it, if any.
 type textEntry struct {
-	turn int
-	text string
+	turn     int
+	text     string
+	thinking *thinking
 }
 
 func (e textEntry) write(w *writer) {
 	if e.turn > 0 {
 		w.printf("### Turn %d\n\n", e.turn)
 	}
-	w.printf("%s\n", strings.TrimSpace(w.clean(e.text)))
+	if e.thinking != nil {
+		e.thinking.write(w)
+		if strings.TrimSpace(e.text) != "" {
+			w.printf("\n")
+		}
+	}
+	if text := strings.TrimSpace(w.clean(e.text)); text != "" {
+		w.printf("%s\n", text)
+	}
+}
+
+// thinking is what the model reasoned before a reply: its readable text,
+// or nothing when the provider hid it, and the tokens it took when known.
+type thinking struct {
+	text   string
+	tokens int
+}
+
+// thinkingOf returns the thinking of a reply's reasoning parts, with
+// turnTokens (the turn's reasoning tokens, zero when not known) when the
+// parts do not count their own; nil when there was none.
+func thinkingOf(parts []model.Reasoning, turnTokens int) *thinking {
+	var texts []string
+	th, payload := &thinking{}, false
+	for _, p := range parts {
+		if s := strings.TrimSpace(p.Text); s != "" {
+			texts = append(texts, s)
+		}
+		th.tokens += p.Tokens
+		payload = payload || p.Hidden()
+	}
+	th.text = strings.Join(texts, "\n\n")
+	if th.tokens == 0 {
+		th.tokens = turnTokens
+	}
+	if th.text == "" && !payload && th.tokens == 0 {
+		return nil
+	}
+	return th
+}
+
+// write writes the thinking as a quote headed "Thinking", so it reads
+// apart from the reply; the head says when the provider hid it.
+func (t *thinking) write(w *writer) {
+	head := "**Thinking**"
+	if t.text == "" {
+		head += " · reasoning hidden by the provider"
+	}
+	if t.tokens > 0 {
+		head += " · " + model.CountTokens(t.tokens) + " tokens"
+	}
+	w.printf("> %s\n", head)
+	if t.text != "" {
+		w.printf(">\n")
+		w.quote(t.text)
+	}
 }
 
 // callsEntry is a reply's calls.

@@ -10,6 +10,9 @@ type KeyMap struct {
 	Top, Bottom key.Binding
 	// Expand shows or hides the summaries of compactions.
 	Expand key.Binding
+	// Thinking unfolds and folds the model's thinking nearest the bottom
+	// of the view.
+	Thinking key.Binding
 }
 
 // DefaultKeyMap returns the transcript's keys.
@@ -20,5 +23,9 @@ func DefaultKeyMap() KeyMap {
 		Top:    key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "the start of the session")),
 		Bottom: key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "the end, following new output")),
 		Expand: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show or hide compaction summaries")),
+		// t is free in the transcript (it scrolls with arrows, j/k,
+		// home and end), and it is never an approval key: in the input
+		// it is text, and the board does not take it.
+		Thinking: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "show or fold the model's thinking")),
 	}
 }

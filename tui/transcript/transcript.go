@@ -1,6 +1,6 @@
 // Package transcript is the scrollable record of a session: what the person
-// typed, what the model said, each finished reply's calls with their
-// outcomes, compactions, the console's notes and each run's outcome.
+// typed, what the model thought and said, each finished reply's calls with
+// their outcomes, compactions, the console's notes and each run's outcome.
 //
 // Finished items are drawn once per width and kept; only the lines in view
 // are looked at, so drawing costs the same at the ten-thousandth call as at
@@ -10,6 +10,7 @@ package transcript
 
 import (
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -32,6 +33,9 @@ type Model struct {
 
 	items []*entry
 	live  *Live
+	// thinking and hidden count the thinking items with text to unfold
+	// and those the provider hid, for the hints and the Thinking key.
+	thinking, hidden int
 
 	follow bool   // pinned to the end, showing new output as it comes
 	top    anchor // the first line in view when not following
@@ -50,9 +54,9 @@ type entry struct {
 	lines []string
 }
 
-// Item is one finished thing in the transcript: User, ModelText, Group,
-// Note, Outcome, Compaction or Discarded. Only this package makes items,
-// so that every one is drawn from clean text.
+// Item is one finished thing in the transcript: User, Thinking, ModelText,
+// Group, Note, Outcome, Compaction or Discarded. Only this package makes
+// items, so that every one is drawn from clean text.
 type Item interface {
 	// lines draws the item at width with st; it must return at least one
 	// line, each at most width columns.
@@ -66,6 +70,14 @@ type Live struct {
 	Turn int
 	// Text is what the model has streamed so far, raw.
 	Text strings.Builder
+	// Thinking is what the model has streamed of its reasoning so far,
+	// raw; it is drawn dimmed above Text. ThinkingSince is when its first
+	// piece came, for how long the model thought.
+	Thinking      strings.Builder
+	ThinkingSince time.Time
+	thinking      streamedThinking
+	// buf holds the lines last drawn, reused from frame to frame.
+	buf []string
 	// Frame is the spinner frame drawn after the text while the model
 	// replies; Waiting, when set, is what the run waits for instead.
 	Frame   string
@@ -82,7 +94,21 @@ func New(keys KeyMap, styles *text.Styles) Model {
 }
 
 // Add appends a finished item.
-func (t *Model) Add(it Item) { t.items = append(t.items, &entry{it: it, width: -1}) }
+func (t *Model) Add(it Item) {
+	if th, ok := it.(Thinking); ok {
+		switch {
+		case th.Expandable():
+			t.thinking++
+		case th.hidden:
+			t.hidden++
+		}
+	}
+	t.items = append(t.items, &entry{it: it, width: -1})
+}
+
+// HasThinking reports whether the transcript holds thinking that its
+// Thinking key can unfold.
+func (t *Model) HasThinking() bool { return t.thinking > 0 }
 
 // Live returns the reply streaming in, or nil.
 func (t *Model) Live() *Live { return t.live }
@@ -188,7 +214,12 @@ func (t *Model) Scroll(n int) {
 		}
 	}
 	t.top = a
-	if b := t.bottom(w, h); a.item > b.item || (a.item == b.item && a.line >= b.line) {
+	t.settle()
+}
+
+// settle follows the end again when the view has reached it.
+func (t *Model) settle() {
+	if b, a := t.bottom(t.width, t.height), t.top; a.item > b.item || (a.item == b.item && a.line >= b.line) {
 		t.follow = true
 	}
 }
@@ -203,8 +234,14 @@ func (t *Model) ToTop() { t.follow, t.top = false, anchor{} }
 // ToBottom follows the end again.
 func (t *Model) ToBottom() { t.follow = true }
 
+// Action is what a key in the transcript asks of the console.
+type Action struct {
+	// Note, when set, is said in the console's note line.
+	Note string
+}
+
 // Update handles a key while the transcript has focus.
-func (t *Model) Update(msg tea.KeyMsg) {
+func (t *Model) Update(msg tea.KeyMsg) Action {
 	switch {
 	case key.Matches(msg, t.Keys.Up):
 		t.Scroll(-1)
@@ -216,7 +253,10 @@ func (t *Model) Update(msg tea.KeyMsg) {
 		t.ToBottom()
 	case key.Matches(msg, t.Keys.Expand):
 		t.ToggleCompactions()
+	case key.Matches(msg, t.Keys.Thinking):
+		return t.ToggleThinking()
 	}
+	return Action{}
 }
 
 // View draws the lines in view, exactly height of them.
@@ -256,12 +296,19 @@ func (t *Model) View(width, height int, hasFocus bool) string {
 	return text.JoinLines(out, height)
 }
 
-// lines draws the streaming reply.
+// lines draws the streaming reply: its thinking so far, dimmed, then its
+// text. The slice it returns is the Live's own, valid until the next call:
+// a frame asks for it more than once, and a long thinking would otherwise
+// be copied into a new slice every time.
 func (l *Live) lines(width int, st *text.Styles) []string {
+	out := l.buf[:0]
+	if raw := l.Thinking.String(); strings.TrimSpace(raw) != "" {
+		out = append(out, st.Dim.Render(text.Cut("  "+SymThinking+" thinking…", width)))
+		out = l.thinking.draw(out, st, raw, width)
+	}
 	body := text.Clean(l.Text.String())
-	var out []string
 	if strings.TrimSpace(body) != "" {
-		out = modelLines(st, body, width)
+		out = append(out, modelLines(st, body, width)...)
 	}
 	switch {
 	case l.Doing != "":
@@ -272,8 +319,9 @@ func (l *Live) lines(width int, st *text.Styles) []string {
 		out = append(out, st.Dim.Render(text.Cut("  "+l.Frame+" the model is replying…", width)))
 	}
 	if len(out) == 0 {
-		out = []string{""}
+		out = append(out, "")
 	}
+	l.buf = out
 	return out
 }
 

@@ -1,6 +1,7 @@
 // Package eventtest builds the runtime events the console's tests feed it: a
-// reply's planned calls with their footprints in the workspace WS, and the
-// decisions, starts and ends of those calls. Only tests import it.
+// reply's planned calls with their footprints in the workspace WS, the
+// decisions, starts and ends of those calls, a reply's reasoning and the
+// usage of a session. Only tests import it.
 package eventtest
 
 import (
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
 
@@ -62,4 +64,27 @@ func Finished(turn, index int, name, outcome, kind, result string, ms int64) run
 		ev.Kind = &kind
 	}
 	return ev
+}
+
+// Thought is a reasoning part a person can read, text, that took tokens
+// (zero: the provider did not say), signed as an Anthropic thinking block.
+func Thought(text string, tokens int) model.Reasoning {
+	return model.Reasoning{Source: "anthropic:test", Kind: model.ReasoningThinking, Text: text, Data: "sig", Tokens: tokens}
+}
+
+// HiddenThought is a reasoning part the provider hid: a payload and no
+// text.
+func HiddenThought() model.Reasoning {
+	return model.Reasoning{Source: "anthropic:test", Kind: model.ReasoningRedacted, Data: "EncryptedPayload=="}
+}
+
+// Used is a usage of in input tokens, cached of them read from the prompt
+// cache, and out output tokens, costing usd dollars; a negative usd leaves
+// the cost unknown.
+func Used(in, cached, out int, usd float64) model.Usage {
+	u := model.Usage{InputTokens: in, CacheReadTokens: cached, OutputTokens: out}
+	if usd >= 0 {
+		u.CostUSD = &usd
+	}
+	return u
 }

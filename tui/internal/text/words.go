@@ -41,21 +41,14 @@ func Since(d time.Duration) string {
 	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 }
 
-// Tokens renders token usage: "tokens 12.3k in · 950 out".
-func Tokens(u model.Usage) string {
-	return fmt.Sprintf("tokens %s in · %s out", Count(u.InputTokens), Count(u.OutputTokens))
-}
+// Tokens renders token usage as the runtime words it, so the status bar,
+// the transcript and the final outcome say it alike: "tokens 48k in (41k
+// cached) · 2.1k out · $0.07", the cost only when it is known.
+func Tokens(u model.Usage) string { return u.String() }
 
-// Count renders a token count compactly: 950, 12.3k, 4.5M.
-func Count(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprint(n)
-	case n < 1_000_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1000)
-	}
-	return fmt.Sprintf("%.1fM", float64(n)/1e6)
-}
+// Count renders a token count compactly, as Tokens does: 950, 2.1k, 48k,
+// 1.2M.
+func Count(n int) string { return model.CountTokens(n) }
 
 // WindowSize renders a context window: "128k", "1M", "32k".
 func WindowSize(n int) string {
