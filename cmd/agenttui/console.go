@@ -12,6 +12,7 @@ import (
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/history"
+	"github.com/agenttui/agenttui/internal/providers"
 	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/internal/session"
 	"github.com/agenttui/agenttui/internal/traces"
@@ -131,10 +132,19 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		History:      hist,
 		Instructions: c.host.Prompt().Summary(),
 		SwitchModel:  c.switchModel,
-		Compact:      c.host.Compact,
-		NewSession:   c.newSession,
-		Sessions:     c.sessions,
-		Resume:       c.resumeSession,
+		SetReasoning: c.host.SetEffort,
+		// Only a provider's model takes an effort: a scripted one shows
+		// none.
+		DescribeReasoning: func() string {
+			if !providers.IsSpec(c.host.Agent().Model.Name()) {
+				return ""
+			}
+			return c.host.Effort()
+		},
+		Compact:    c.host.Compact,
+		NewSession: c.newSession,
+		Sessions:   c.sessions,
+		Resume:     c.resumeSession,
 	}
 	if histErr != nil {
 		c.notices = append(c.notices, runtime.Notice{Level: "warning", Text: histErr.Error()})
@@ -148,6 +158,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	if m != nil {
 		opts.ContextWindow, opts.ContextGuessed = c.host.Agent().ContextPolicy().Window, c.host.Agent().ContextPolicy().Guessed
 		opts.Model = m.Name()
+		opts.Reasoning = opts.DescribeReasoning()
 		if !c.unjournaled {
 			opts.Session = c.host.Session().ID
 		}
@@ -176,7 +187,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	// where it stays in the scrollback.
 	if runErr == nil {
 		if outcome, ok := final.Outcome(stopWait); ok {
-			fmt.Fprint(stdout, tui.PlainOutcome(outcome))
+			fmt.Fprint(stdout, final.PlainOutcome(outcome))
 		}
 	}
 	openErr := c.close(stderr)

@@ -250,6 +250,13 @@ func (p *progress) event(e runtime.Event) {
 		fmt.Fprintf(p.w, "› %s\n", sanitize.Line(ev.Input))
 	case runtime.ReplyReceived:
 		p.names = map[int]string{}
+		for _, r := range ev.Reasoning {
+			if r.Hidden() {
+				fmt.Fprintf(p.w, "turn %d · thinking: reasoning hidden by the provider\n", ev.Turn)
+			} else if t := strings.TrimSpace(r.Text); t != "" {
+				fmt.Fprintf(p.w, "turn %d · thinking: %s\n", ev.Turn, short(sanitize.Line(t), 100))
+			}
+		}
 		if t := strings.TrimSpace(ev.Text); t != "" {
 			fmt.Fprintf(p.w, "turn %d · %s\n", ev.Turn, sanitize.Line(t))
 		} else {
@@ -307,8 +314,12 @@ func (p *progress) event(e runtime.Event) {
 	case runtime.CompactionStarted:
 		fmt.Fprintf(p.w, "compacting the conversation (%s, about %d tokens of a %d-token window)…\n", ev.Reason, ev.Tokens, ev.Window)
 	case runtime.Compacted:
-		fmt.Fprintf(p.w, "context compacted: %d turns → a summary of about %d tokens; the next request is about %d tokens\n",
-			ev.Replies, (len(ev.Summary)+3)/4, ev.TokensAfter)
+		fmt.Fprintf(p.w, "context compacted: %d turns → a summary of about %d tokens; the next request is about %d tokens; "+
+			"the prompt cache starts again\n", ev.Replies, (len(ev.Summary)+3)/4, ev.TokensAfter)
+	case runtime.RunFinished:
+		if ev.Usage != nil && ev.Usage.Tokens() > 0 {
+			fmt.Fprintf(p.w, "agenttui: %s\n", ev.Usage)
+		}
 	case runtime.CompactionFailed:
 		fmt.Fprintf(p.w, "the conversation could not be compacted: %s\n", sanitize.Line(ev.Error))
 	case runtime.ModelRetry:

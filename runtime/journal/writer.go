@@ -4,8 +4,8 @@
 // the model anything false about a call.
 //
 // The first line is a header; every other line is one runtime event in its
-// public JSON form (reply text deltas excepted: a reply carries its whole
-// text). The intent of each effect — turn_started for a model request,
+// public JSON form (reply text and thinking deltas excepted: a reply carries
+// its whole text and reasoning). The intent of each effect — turn_started for a model request,
 // call_started for a tool call — is written and synced before the effect is
 // performed, and its result (reply, call_finished) is written and synced
 // after. Secrets are redacted from every line before it is written, but for
@@ -122,12 +122,13 @@ func Reopen(rp *Replay, r *redact.Redactor) (*Writer, error) {
 	return newWriter(f, r), nil
 }
 
-// Event writes one event; it is the journal's runtime.Sink. Text deltas are
-// not kept. Intents and results are synced before Event returns.
+// Event writes one event; it is the journal's runtime.Sink. Text and
+// thinking deltas are not kept: the reply holds them whole. Intents and
+// results are synced before Event returns.
 func (w *Writer) Event(e runtime.Event) {
 	var sync bool
 	switch e.(type) {
-	case runtime.TextDelta:
+	case runtime.TextDelta, runtime.ThinkingDelta:
 		return
 	case runtime.TurnStarted, runtime.CallStarted, runtime.ReplyReceived, runtime.InvalidReply,
 		runtime.CallFinished, runtime.RunFinished, runtime.TurnEnded,
