@@ -22,6 +22,10 @@ var ErrContextOverflow = errors.New("the request is longer than the model's cont
 type Info struct {
 	// Window is the context window in tokens.
 	Window int
+	// MaxInput, when not zero, is the most input tokens one request may
+	// carry, less than Window because the model keeps the rest for its
+	// reply; the conversation must fit in it.
+	MaxInput int
 	// MaxOutput is the most output tokens one reply may have; zero when
 	// the table does not say.
 	MaxOutput int
@@ -73,9 +77,11 @@ func (r ReasoningInfo) Top() string {
 	return r.Levels[len(r.Levels)-1]
 }
 
-// tables are the known models of each provider, by the prefix of their
-// names; the longest matching prefix wins, so dated and suffixed versions
-// (claude-sonnet-4-5-20250929) share their family's row.
+// tables are the known models of each provider, by name. A dated snapshot
+// (claude-sonnet-4-5-20250929, gpt-4o-2024-08-06) or an alias ending in
+// -latest shares the row of the name it extends, but any other name that
+// merely begins with a row's name is not that model: claude-fable-5-3 is
+// not Claude Fable 5, and pricing it so would be a guess.
 var tables = map[string]map[string]Info{
 	"anthropic": anthropicModels,
 	"openai":    openaiModels,
@@ -102,27 +108,61 @@ func Lookup(name string) (Info, bool) {
 	return info, best >= 0
 }
 
-// longestPrefix returns the row of table whose key is the longest prefix of
-// name that ends at a word boundary, and the key's length.
+// longestPrefix returns the row of table whose key is name, or the longest
+// key that name extends with a snapshot's date or -latest, and the key's
+// length.
 func longestPrefix[V any](table map[string]V, name string) (int, V, bool) {
 	best := -1
 	var row V
-	for prefix, v := range table {
-		if strings.HasPrefix(name, prefix) && len(prefix) > best && (len(name) == len(prefix) || !isAlnum(name[len(prefix)])) {
-			best, row = len(prefix), v
+	for key, v := range table {
+		if strings.HasPrefix(name, key) && len(key) > best && snapshotSuffix(name[len(key):]) {
+			best, row = len(key), v
 		}
 	}
 	return best, row, best >= 0
 }
 
-// ContextWindow returns the context window, in tokens, of the model called
-// name ("openai:gpt-5", "anthropic:claude-sonnet-4-5", or the bare model
-// name), and whether the table knows it; for an unknown model it returns
-// GuessedWindow and false.
+// snapshotSuffix reports whether s, what follows a known model's name, names
+// a snapshot or alias of that same model: nothing, "-latest", "-0"
+// (claude-opus-4-0 is Claude Opus 4), or a date as the providers write them
+// (-20250929, -2024-08-06, and OpenAI's older -0613).
+func snapshotSuffix(s string) bool {
+	if s == "" || s == "-latest" || s == "-0" {
+		return true
+	}
+	if s[0] != '-' {
+		return false
+	}
+	s = s[1:]
+	digits := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if s[i] < '0' || s[i] > '9' {
+				return false
+			}
+		}
+		return s != ""
+	}
+	switch len(s) {
+	case 4, 8:
+		return digits(s)
+	case 10:
+		return s[4] == '-' && s[7] == '-' && digits(s[:4]) && digits(s[5:7]) && digits(s[8:])
+	}
+	return false
+}
+
+// ContextWindow returns the room, in tokens, the conversation of the model
+// called name ("openai:gpt-5", "anthropic:claude-sonnet-4-5", or the bare
+// model name) has: its context window, or the input bound of a model that
+// keeps part of the window for its reply; and whether the table knows it.
+// For an unknown model it returns GuessedWindow and false.
 func ContextWindow(name string) (int, bool) {
 	info, ok := Lookup(name)
 	if !ok || info.Window <= 0 {
 		return GuessedWindow, false
+	}
+	if info.MaxInput > 0 && info.MaxInput < info.Window {
+		return info.MaxInput, true
 	}
 	return info.Window, true
 }

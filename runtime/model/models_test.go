@@ -25,3 +25,22 @@ func TestContextWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestNewerVersionsAreNotGuessed checks a model the tables do not list is
+// unknown even when its name begins with one they do: its price and window
+// would otherwise be an older model's.
+func TestNewerVersionsAreNotGuessed(t *testing.T) {
+	for _, name := range []string{"anthropic:claude-fable-5-3", "anthropic:claude-opus-4-9", "openai:gpt-5-9", "openai:gpt-4o-audio", "claude-opus-4-7x"} {
+		if _, ok := Lookup(name); ok {
+			t.Errorf("%s is in the tables", name)
+		}
+		if _, ok := PriceOf(name); ok {
+			t.Errorf("%s has a price", name)
+		}
+	}
+	for _, name := range []string{"anthropic:claude-opus-4-7-20260416", "openai:gpt-4o-2024-08-06", "anthropic:claude-3-5-haiku-latest", "openai:gpt-4-0613", "anthropic:claude-opus-4-0"} {
+		if _, ok := Lookup(name); !ok {
+			t.Errorf("%s, a snapshot of a known model, is not in the tables", name)
+		}
+	}
+}

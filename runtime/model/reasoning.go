@@ -151,9 +151,11 @@ func CheckEffort(name string, e Effort) error {
 	r := info.Reasoning
 	switch {
 	case e == EffortOff && r.AlwaysOn:
-		return &EffortError{Msg: fmt.Sprintf("%s always reasons and refuses to have it turned off: set reasoning to low, medium, high, max or default", name)}
+		return &EffortError{Msg: fmt.Sprintf("%s always reasons and refuses to have it turned off: set reasoning to low, medium, high, max or default "+
+			"(\"reasoning\": {\"effort\": …} in the configuration, --reasoning, or /reasoning)", name)}
 	case e != EffortOff && !r.Reasons():
-		return &EffortError{Msg: fmt.Sprintf("%s does not reason, so reasoning %s changes nothing: set reasoning to off or default", name, e), Ignored: true}
+		return &EffortError{Msg: fmt.Sprintf("%s does not reason, so reasoning %s changes nothing: set reasoning to off or default "+
+			"(\"reasoning\": {\"effort\": …} in the configuration, --reasoning, or /reasoning)", name, e), Ignored: true}
 	}
 	return nil
 }
