@@ -1,11 +1,15 @@
 // Package anthropic is a model.Model over the Anthropic Messages API, and
 // over gateways and proxies that speak it, reached through a base URL.
 //
-// Replies are streamed. Text goes to the caller as it arrives; each tool_use
-// block is assembled from its input_json_delta pieces, and its input is
-// returned exactly as the model sent it, so that the runtime can tell the
-// model precisely what was wrong with it. A reply stopped by max_tokens in
-// the middle of a tool_use block returns that call as model.Reply.Cut.
+// Replies are streamed. Text goes to the caller as it arrives, and so does
+// the readable text of the model's thinking (model.Delta.Thinking); each
+// tool_use block is assembled from its input_json_delta pieces, and its
+// input is returned exactly as the model sent it, so that the runtime can
+// tell the model precisely what was wrong with it. A reply stopped by
+// max_tokens in the middle of a tool_use block returns that call as
+// model.Reply.Cut. The usage counts all input, the part read from the
+// prompt cache and the part written to it, and the output with the part
+// spent thinking.
 //
 // How the conversation is sent:
 //   - The system prompt is the system parameter. User messages are user
@@ -13,10 +17,17 @@
 //     person's answer to a clarification after them) is merged into one
 //     user message, results first, as the API requires.
 //   - An assistant reply is one assistant message with a text block and a
-//     tool_use block for every call, the cut call last. A tool_use input
-//     must be an object: a call whose arguments are not a JSON object
-//     (invalid or cut arguments) is sent with the input {}, and the result
-//     of such a call already quotes what the model sent.
+//     tool_use block for every call, the cut call last, and its thinking
+//     and redacted_thinking blocks, byte for byte as they came and each in
+//     its place (before the text, after it, or after the call it followed),
+//     since the API refuses a tool loop whose latest reply lost or changed
+//     one. They are sent only to the model that made them (a
+//     model.Reasoning's Source is the model's Name): after /model another
+//     model gets the replies without them. A thinking block the output
+//     limit cut before its signature arrived is not sent back.
+//   - A tool_use input must be an object: a call whose arguments are not a
+//     JSON object (invalid or cut arguments) is sent with the input {}, and
+//     the result of such a call already quotes what the model sent.
 //   - The results of a reply are tool_result blocks in one user message, in
 //     call order, with is_error set on error results (a failure, a skip, a
 //     denial, feedback on an invalid call). A call left without a result
@@ -25,7 +36,41 @@
 //   - Call ids are sent with any character the API does not accept in an id
 //     replaced by "_", the same way in the call and its result.
 //   - max_tokens is required by the API: Request.MaxOutputTokens, or
-//     DefaultMaxTokens when it is zero.
+//     DefaultMaxTokens when it is zero, or ThinkingMaxTokens (within the
+//     model's own limit) when the request thinks, since thinking counts
+//     toward it.
+//
+// Thinking follows Request.Effort and the model's row in the tables of
+// runtime/model. A model with adaptive thinking (Claude Opus 4.6 and later,
+// Sonnet 4.6 and later, Haiku 5.5, Fable, Mythos) is asked for thinking
+// {type: "adaptive", display: "summarized"}, with output_config.effort when
+// an effort is chosen (max is the model's top level); a model with only the
+// budget form (Claude 4.5 and earlier) is asked for nothing by default and
+// for {type: "enabled", budget_tokens, display: "summarized"} at an effort,
+// max_tokens above the budget. Off is {type: "disabled"} on the models that
+// think by default, {type: "between_tools"} on Claude Sonnet 5.5, nothing on
+// the others, and an error, with nothing sent, on the models that always
+// think. The summary request of a compaction thinks as little as the model
+// allows. A tool loop begun without thinking is finished without it on the
+// budget form, which requires the loop's last reply to start with thinking.
+// The models that check the prefix of their thinking blocks (Claude Fable
+// 5.1 and later, Opus, Sonnet and Haiku 5.5) refuse a block when anything
+// before it changed since it was made, as a compaction or a tool list that
+// changed does: their adaptive requests ask the API to drop such blocks
+// (thinking.block_binding.prefix_mismatch_behavior "drop_block", with its
+// beta header), and where that cannot be asked the reasoning of the turns
+// a compaction kept is left out.
+//
+// Prompt caching: a request has cache_control breakpoints on the last tool,
+// on the system prompt, and on the last block of each of the last two user
+// messages: the latest, so that the next request reads this one from the
+// cache, and the one before it, where the previous request ended, so that
+// it is read even when a reply and its results add more blocks than the API
+// looks back over. That is the four a request may have. The system prompt
+// and the tool list are sent the same bytes in every request, in the
+// runtime's order; the summary request of a compaction has no breakpoints.
+// Request.CacheKey is not sent: the Messages API finds a cache entry by its
+// prefix and takes no key.
 package anthropic
 
 import (
@@ -169,14 +214,25 @@ func New(name string, opts ...Option) (*Model, error) {
 // Name returns "anthropic:" and the model name.
 func (m *Model) Name() string { return "anthropic:" + m.srv.Model }
 
-// Reply streams the model's answer to req in one attempt. Text is passed to
-// onDelta as it arrives. Errors are one line each and say what to do about
-// them; none holds the API key.
+// Reply streams the model's answer to req in one attempt. Text and the
+// readable text of the model's thinking are passed to onDelta as they
+// arrive. Errors are one line each and say what to do about them; none
+// holds the API key.
 func (m *Model) Reply(ctx context.Context, req model.Request, onDelta func(model.Delta)) (model.Reply, error) {
-	params := m.params(req)
+	body, opts, err := m.body(req)
+	if err != nil {
+		return model.Reply{}, err
+	}
+	// The SDK copies the body as it sets "stream" in it, and the exchange
+	// is over when Receive returns, so the buffer can be used again.
+	defer releaseBody(body)
+	// The body is written by body; the parameters handed to the SDK are
+	// only the ones it reads itself.
+	params := sdk.MessageNewParams{Model: sdk.Model(m.srv.Model)}
 	var acc accumulator
-	err := wire.Receive(ctx, m.srv, func(w *wire.Watch) wire.Stream[sdk.MessageStreamEventUnion] {
-		return m.client.Messages.NewStreaming(w.Context(), params, option.WithMiddleware(middleware(w)))
+	err = wire.Receive(ctx, m.srv, func(w *wire.Watch) wire.Stream[sdk.MessageStreamEventUnion] {
+		return m.client.Messages.NewStreaming(w.Context(), params,
+			append(opts, option.WithRequestBody("application/json", body), option.WithMiddleware(middleware(w)))...)
 	}, func(ev sdk.MessageStreamEventUnion) { acc.add(ev, onDelta) })
 	if err != nil {
 		return model.Reply{}, err
@@ -196,45 +252,74 @@ type accumulator struct {
 	text   strings.Builder
 	blocks map[int64]*block
 	calls  []*block // tool_use blocks in the order they started
-	stop   string
-	usage  model.Usage
+	// thoughts are the thinking and redacted_thinking blocks in the order
+	// they started.
+	thoughts []*block
+	sawText  bool // a text block has started
+	stop     string
+	usage    model.Usage
 }
 
-// block is a tool_use block whose input is still arriving.
+// block is a content block whose content is still arriving: a tool_use
+// block's input, or a thinking block's text and signature.
 type block struct {
+	kind     string // "tool_use", "thinking" or "redacted_thinking"
 	id, name string
-	input    strings.Builder
-	done     bool // its content_block_stop arrived
+	input    strings.Builder // a tool_use's input, a thinking block's text
+	data     strings.Builder // a thinking block's signature, a redacted block's data
+	// calls and afterText are where a reasoning block was: how many
+	// tool_use blocks and whether a text block started before it.
+	calls     int
+	afterText bool
+	done      bool // its content_block_stop arrived
 }
 
 func (a *accumulator) add(ev sdk.MessageStreamEventUnion, onDelta func(model.Delta)) {
 	switch ev.Type {
 	case "message_start":
 		u := ev.Message.Usage
-		// Cached input is input too; counting it keeps the totals honest
-		// when prompt caching is on.
+		// Input read from or written to the cache is input too; counting it
+		// keeps the totals honest and the parts of it are kept apart.
 		a.usage.InputTokens = int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens)
+		a.usage.CacheReadTokens = int(u.CacheReadInputTokens)
+		a.usage.CacheWriteTokens = int(u.CacheCreationInputTokens)
 		a.usage.OutputTokens = int(u.OutputTokens)
 	case "content_block_start":
 		cb := ev.ContentBlock
 		switch cb.Type {
 		case "tool_use":
-			b := &block{id: cb.ID, name: cb.Name}
-			if a.blocks == nil {
-				a.blocks = map[int64]*block{}
-			}
-			a.blocks[ev.Index] = b
+			b := &block{kind: cb.Type, id: cb.ID, name: cb.Name}
+			a.open(ev.Index, b)
 			a.calls = append(a.calls, b)
+		case "thinking", "redacted_thinking":
+			b := &block{kind: cb.Type, calls: len(a.calls), afterText: a.sawText}
+			b.input.WriteString(cb.Thinking)
+			b.data.WriteString(cb.Signature)
+			b.data.WriteString(cb.Data)
+			a.open(ev.Index, b)
+			a.thoughts = append(a.thoughts, b)
+			a.addThinking(cb.Thinking, onDelta)
 		case "text":
+			a.sawText = true
 			a.addText(cb.Text, onDelta)
 		}
 	case "content_block_delta":
+		b := a.blocks[ev.Index]
 		switch ev.Delta.Type {
 		case "text_delta":
 			a.addText(ev.Delta.Text, onDelta)
 		case "input_json_delta":
-			if b := a.blocks[ev.Index]; b != nil {
+			if b != nil && b.kind == "tool_use" {
 				b.input.WriteString(ev.Delta.PartialJSON)
+			}
+		case "thinking_delta":
+			if b != nil && b.kind == "thinking" {
+				b.input.WriteString(ev.Delta.Thinking)
+				a.addThinking(ev.Delta.Thinking, onDelta)
+			}
+		case "signature_delta":
+			if b != nil && b.kind == "thinking" {
+				b.data.WriteString(ev.Delta.Signature)
 			}
 		}
 	case "content_block_stop":
@@ -245,14 +330,33 @@ func (a *accumulator) add(ev sdk.MessageStreamEventUnion, onDelta func(model.Del
 		if ev.Delta.StopReason != "" {
 			a.stop = string(ev.Delta.StopReason)
 		}
-		// The counts of message_delta are cumulative.
-		if ev.Usage.OutputTokens > 0 {
-			a.usage.OutputTokens = int(ev.Usage.OutputTokens)
+		// The counts of message_delta are cumulative, and each is there
+		// only when the server sends it.
+		u := ev.Usage
+		if u.OutputTokens > 0 {
+			a.usage.OutputTokens = int(u.OutputTokens)
 		}
-		if in := ev.Usage.InputTokens + ev.Usage.CacheCreationInputTokens + ev.Usage.CacheReadInputTokens; in > 0 {
-			a.usage.InputTokens = int(in)
+		if u.OutputTokensDetails.ThinkingTokens > 0 {
+			a.usage.ReasoningTokens = int(u.OutputTokensDetails.ThinkingTokens)
+		}
+		if u.JSON.CacheReadInputTokens.Valid() {
+			a.usage.CacheReadTokens = int(u.CacheReadInputTokens)
+		}
+		if u.JSON.CacheCreationInputTokens.Valid() {
+			a.usage.CacheWriteTokens = int(u.CacheCreationInputTokens)
+		}
+		if u.JSON.InputTokens.Valid() {
+			a.usage.InputTokens = int(u.InputTokens) + a.usage.CacheReadTokens + a.usage.CacheWriteTokens
 		}
 	}
+}
+
+// open records b as the block at index.
+func (a *accumulator) open(index int64, b *block) {
+	if a.blocks == nil {
+		a.blocks = map[int64]*block{}
+	}
+	a.blocks[index] = b
 }
 
 func (a *accumulator) addText(s string, onDelta func(model.Delta)) {
@@ -262,6 +366,12 @@ func (a *accumulator) addText(s string, onDelta func(model.Delta)) {
 	a.text.WriteString(s)
 	if onDelta != nil {
 		onDelta(model.Delta{Text: s})
+	}
+}
+
+func (a *accumulator) addThinking(s string, onDelta func(model.Delta)) {
+	if s != "" && onDelta != nil {
+		onDelta(model.Delta{Thinking: s})
 	}
 }
 
@@ -291,6 +401,7 @@ func (a *accumulator) reply(m *Model) (model.Reply, error) {
 		}
 		r.Calls = append(r.Calls, tool.Call{ID: id, Name: b.name, Arguments: args})
 	}
+	r.Reasoning = a.reasoning(m.Name())
 	switch a.stop {
 	case "":
 		return model.Reply{}, m.srv.Truncated("no stop reason")
@@ -319,4 +430,33 @@ func (a *accumulator) reply(m *Model) (model.Reply, error) {
 		r.Calls = nil
 	}
 	return r, nil
+}
+
+// reasoning returns the reply's thinking and redacted_thinking blocks as
+// reasoning parts of source, in the order they came, each with where it
+// was. A thinking block the stream did not finish has no signature and
+// cannot be sent back; it is kept for its text, which the person may read.
+func (a *accumulator) reasoning(source string) []model.Reasoning {
+	var out []model.Reasoning
+	for _, b := range a.thoughts {
+		p := model.Reasoning{Source: source, Kind: model.ReasoningThinking,
+			Text: strings.ToValidUTF8(b.input.String(), "\uFFFD"), Data: strings.ToValidUTF8(b.data.String(), "\uFFFD"),
+			Calls: b.calls, AfterText: b.afterText}
+		if b.kind == "redacted_thinking" {
+			p.Kind, p.Text = model.ReasoningRedacted, ""
+		}
+		if !b.done && p.Kind == model.ReasoningThinking {
+			p.Data = ""
+		}
+		if p.Text == "" && p.Data == "" {
+			continue
+		}
+		out = append(out, p)
+	}
+	// The API counts the reply's thinking as a whole; a reply with one part
+	// gives that part the count.
+	if len(out) == 1 {
+		out[0].Tokens = a.usage.ReasoningTokens
+	}
+	return out
 }

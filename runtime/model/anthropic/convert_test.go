@@ -22,6 +22,9 @@ func sent(t *testing.T, req model.Request, opts ...anthropic.Option) map[string]
 	return srv.Requests()[0]
 }
 
+// TestConversationIsConvertedFaithfully pins the conversion of a whole
+// conversation; the cache breakpoints on the last blocks of the last two
+// user messages are those of TestCacheBreakpoints.
 func TestConversationIsConvertedFaithfully(t *testing.T) {
 	req := model.Request{
 		Messages: []model.Message{
@@ -53,12 +56,12 @@ func TestConversationIsConvertedFaithfully(t *testing.T) {
 		`{"id":"c3","input":{},"name":"lookup","type":"tool_use"}],"role":"assistant"},` +
 		`{"content":[{"content":[{"text":"Not run.","type":"text"}],"is_error":true,"tool_use_id":"c1","type":"tool_result"},` +
 		`{"content":[{"text":"Bad arguments.","type":"text"}],"is_error":true,"tool_use_id":"call_2","type":"tool_result"},` +
-		`{"content":[{"text":"Cut off.","type":"text"}],"is_error":true,"tool_use_id":"c3","type":"tool_result"}],"role":"user"},` +
+		`{"cache_control":{"type":"ephemeral"},"content":[{"text":"Cut off.","type":"text"}],"is_error":true,"tool_use_id":"c3","type":"tool_result"}],"role":"user"},` +
 		`{"content":[{"id":"c4","input":{"question":"Which?"},"name":"ask_user","type":"tool_use"},` +
 		`{"id":"c5","input":{"key":"b"},"name":"lookup","type":"tool_use"}],"role":"assistant"},` +
 		`{"content":[{"tool_use_id":"c4","type":"tool_result"},` +
 		`{"content":[{"text":"No result was recorded for this call, so it may not have run.","type":"text"}],"is_error":true,"tool_use_id":"c5","type":"tool_result"},` +
-		`{"text":"the first","type":"text"},{"text":"and more","type":"text"}],"role":"user"}]`
+		`{"text":"the first","type":"text"},{"cache_control":{"type":"ephemeral"},"text":"and more","type":"text"}],"role":"user"}]`
 	if string(got) != want {
 		t.Errorf("messages\n%s\nwant\n%s", got, want)
 	}
@@ -77,7 +80,7 @@ func TestToolsAndMaxTokens(t *testing.T) {
 	}
 	tools, _ := json.Marshal(body["tools"])
 	want := `[{"input_schema":{"properties":{},"type":"object"},"name":"bare"},` +
-		`{"description":"Looks up a key.","input_schema":{"additionalProperties":false,"properties":{"key":{"type":"string"}},"required":["key"],"type":"object"},"name":"lookup"}]`
+		`{"cache_control":{"type":"ephemeral"},"description":"Looks up a key.","input_schema":{"additionalProperties":false,"properties":{"key":{"type":"string"}},"required":["key"],"type":"object"},"name":"lookup"}]`
 	if string(tools) != want {
 		t.Errorf("tools\n%s\nwant\n%s", tools, want)
 	}
