@@ -81,7 +81,9 @@ func Open(spec string, s Settings) (model.Model, error) {
 		if name == "" {
 			return nil, errorf("--model openai: needs a model name, for example --model openai:gpt-5")
 		}
-		m, err = openai.New(name, openai.WithStallTimeout(idle))
+		// The configuration checked the wire's name already.
+		api, _ := openai.ParseAPI(s.OpenAIAPI)
+		m, err = openai.New(name, openai.WithStallTimeout(idle), openai.WithAPI(api))
 		if errors.Is(err, openai.ErrMissingAPIKey) {
 			return nil, errorf("%s is not set: export it, or set %s for a compatible server such as Ollama, or use --model demo",
 				openai.EnvAPIKey, openai.EnvBaseURL)

@@ -4,6 +4,10 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/agenttui/agenttui/internal/config"
+	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/model/openai"
 )
 
 // testKey is an API key for the tests; no message may hold it.
@@ -54,5 +58,34 @@ func TestOpenSpecs(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", "")
 	if _, err := Open("anthropic:claude-opus-4-7", Settings{}); !errors.As(err, &pe) || err.Error() != "ANTHROPIC_API_KEY is not set: export it, or use --model demo" {
 		t.Errorf("no key: %v", err)
+	}
+}
+
+// TestOpenAIWire checks openai_api chooses the wire of openai: models, and
+// that without it OpenAI itself gets the Responses API and a compatible
+// server Chat Completions.
+func TestOpenAIWire(t *testing.T) {
+	wireOf := func(s Settings) openai.API {
+		t.Helper()
+		m, err := Open("openai:gpt-5", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.(*model.Retrying).Model.(*openai.Model).API()
+	}
+	t.Setenv("OPENAI_API_KEY", testKey)
+	t.Setenv("OPENAI_BASE_URL", "")
+	if got := wireOf(Settings{}); got != openai.APIResponses {
+		t.Errorf("OpenAI itself: %q", got)
+	}
+	if got := wireOf(Settings{OpenAIAPI: config.OpenAIChat}); got != openai.APIChat {
+		t.Errorf("OpenAI with openai_api chat: %q", got)
+	}
+	t.Setenv("OPENAI_BASE_URL", "http://localhost:8000/v1")
+	if got := wireOf(Settings{}); got != openai.APIChat {
+		t.Errorf("a compatible server: %q", got)
+	}
+	if got := wireOf(Settings{OpenAIAPI: config.OpenAIResponses}); got != openai.APIResponses {
+		t.Errorf("a compatible server with openai_api responses: %q", got)
 	}
 }

@@ -15,12 +15,26 @@ import (
 // noResult is the content of a result the conversation lacks.
 const noResult = "Error: no result was recorded for this call, so it may not have run."
 
-// params converts a request into the Chat Completions request body.
-func (m *Model) params(req model.Request) sdk.ChatCompletionNewParams {
+// params converts a request into the Chat Completions request body. effort
+// is the reasoning_effort to send, if any; echo says assistant messages
+// carry their reasoning_content back.
+func (m *Model) params(req model.Request, effort string, echo bool) sdk.ChatCompletionNewParams {
+	source := ""
+	if echo {
+		source = m.Name()
+	}
 	p := sdk.ChatCompletionNewParams{
 		Model:         shared.ChatModel(m.srv.Model),
-		Messages:      messages(req),
+		Messages:      messages(req, source),
 		StreamOptions: sdk.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)},
+	}
+	if effort != "" {
+		p.ReasoningEffort = shared.ReasoningEffort(effort)
+	}
+	if req.CacheKey != "" && !m.srv.Custom {
+		// Only OpenAI is known to take it; a compatible server may refuse
+		// a field it does not know.
+		p.PromptCacheKey = param.NewOpt(req.CacheKey)
 	}
 	for _, d := range req.Tools {
 		p.Tools = append(p.Tools, sdk.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
@@ -50,8 +64,11 @@ func schema(raw json.RawMessage) shared.FunctionParameters {
 }
 
 // messages converts the conversation, answering any call left without a
-// result so that the request is one the API accepts.
-func messages(req model.Request) []sdk.ChatCompletionMessageParamUnion {
+// result so that the request is one the API accepts. When echo names a
+// model, the reasoning text that model streamed goes back as
+// reasoning_content on each of its replies that called tools, as DeepSeek's
+// thinking mode requires; otherwise no reasoning is sent.
+func messages(req model.Request, echo string) []sdk.ChatCompletionMessageParamUnion {
 	var out []sdk.ChatCompletionMessageParamUnion
 	if req.System != "" {
 		out = append(out, sdk.SystemMessage(req.System))
@@ -94,6 +111,9 @@ func messages(req model.Request) []sdk.ChatCompletionMessageParamUnion {
 				})
 				pending = append(pending, c.ID)
 			}
+			if text := echoed(msg, echo); text != "" {
+				a.SetExtraFields(map[string]any{"reasoning_content": text})
+			}
 			out = append(out, sdk.ChatCompletionMessageParamUnion{OfAssistant: &a})
 		case model.RoleTool:
 			for _, r := range msg.Results {
@@ -104,6 +124,21 @@ func messages(req model.Request) []sdk.ChatCompletionMessageParamUnion {
 	}
 	settle()
 	return out
+}
+
+// echoed returns the reasoning text source streamed for msg when msg called
+// tools, which is what is sent back as its reasoning_content.
+func echoed(msg model.Message, source string) string {
+	if source == "" || (len(msg.Calls) == 0 && msg.Cut == nil) {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range model.ReasoningFor(msg.Reasoning, source) {
+		if p.Kind == model.ReasoningText {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
 }
 
 // remove returns ids without the first occurrence of id.
@@ -125,10 +160,11 @@ func historyArguments(c tool.Call) string {
 	return "{}"
 }
 
-// isObject reports whether s is a JSON object.
+// isObject reports whether s is a JSON object. It is checked on every
+// request for every earlier call, so it validates rather than decodes.
 func isObject(s string) bool {
-	var v map[string]json.RawMessage
-	return json.Unmarshal([]byte(s), &v) == nil && v != nil
+	t := strings.TrimLeft(s, " \t\r\n")
+	return t != "" && t[0] == '{' && json.Valid([]byte(t))
 }
 
 // resultContent marks an error result, which the API has no flag for.

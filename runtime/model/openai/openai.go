@@ -1,15 +1,51 @@
-// Package openai is a model.Model over the OpenAI Chat Completions API, and
-// over the servers that speak it: Ollama, vLLM, LM Studio, OpenRouter and
-// others reached through a base URL.
+// Package openai is a model.Model over OpenAI's two wires: the Responses
+// API, which agenttui speaks to OpenAI itself, and the Chat Completions API,
+// which it speaks to the servers reached through a base URL (Ollama, vLLM, LM
+// Studio, OpenRouter, DeepSeek and others). WithAPI, the configuration's
+// "openai_api", chooses either wire for either server.
 //
-// Replies are streamed. Text goes to the caller as it arrives; tool calls are
-// assembled from their pieces per call index, and their arguments are
-// returned exactly as the model sent them, so that the runtime can tell the
-// model precisely what was wrong with them. A reply stopped by the output
-// limit in the middle of a call's arguments returns that call as
-// model.Reply.Cut.
+// On both wires replies are streamed. Text and readable reasoning go to the
+// caller as they arrive; tool calls are assembled from their pieces, and
+// their arguments are returned exactly as the model sent them, so that the
+// runtime can tell the model precisely what was wrong with them. A reply
+// stopped by the output limit in the middle of a call's arguments returns
+// that call as model.Reply.Cut. Each Reply makes one attempt, with the SDK's
+// own retries off; errors that may pass are marked model.Transient, so that
+// model.WithRetries is the one retry policy. The idle watchdog abandons a
+// reply when nothing arrives for the stall timeout.
 //
-// How the conversation is sent:
+// # The Responses API
+//
+// Requests are stateless: store is false, so OpenAI keeps nothing, and
+// include asks for reasoning.encrypted_content, so that each reasoning item
+// comes back encrypted and can be sent again. How the conversation is sent:
+//   - The system prompt is the instructions, and the tools are function
+//     tools with strict off (a tool's schema need not meet strict mode's
+//     rules); both are the same bytes on every request of a session, and
+//     prompt_cache_key is the session's id, so that each request finds the
+//     previous one's prefix in OpenAI's prompt cache.
+//   - A user message is a message item.
+//   - A reply is its items in the order they came: each reasoning item
+//     exactly as it was received (the output_item.done item, id, summary and
+//     encrypted content included), the text as an assistant message, and
+//     each call as a function_call item, the cut call last. Reasoning goes
+//     back only to the model that made it (model.ReasoningFor), and never as
+//     the last item of a reply, which the API refuses ("was provided without
+//     its required following item"). Items are sent without their ids but
+//     for reasoning, whose id the API requires.
+//   - Each result is a function_call_output item, in call order, prefixed
+//     "Error: " when it is an error as on Chat Completions. A call left
+//     without a result gets one saying no result was recorded, because the
+//     API refuses a function_call without its function_call_output.
+//   - The reasoning effort is reasoning.effort, mapped per model (see
+//     reasoningFor), with a summary ("auto") that streams as the reply's
+//     readable thinking. A model that does not reason gets no reasoning
+//     settings; a model the tables do not know gets them only when the
+//     person set an effort.
+//   - Request.MaxOutputTokens is max_output_tokens.
+//
+// # Chat Completions
+//
 //   - The system prompt is a system message; user messages are user
 //     messages.
 //   - An assistant reply is one assistant message with its text and a
@@ -25,6 +61,17 @@
 //     it already begins with the word "error". A call left without a result
 //     gets one saying no result was recorded, because the API rejects a
 //     conversation in which a tool call is unanswered.
+//   - A compatible server's reasoning, streamed as reasoning_content
+//     (DeepSeek, LM Studio) or reasoning (OpenRouter, vLLM, Ollama), is shown
+//     as thinking and kept as model.ReasoningText, and not sent back: the
+//     older DeepSeek reasoner refuses a request that carries it. DeepSeek's
+//     current thinking mode refuses the opposite, a request whose tool-calling
+//     turns lack it; a server that refuses a request for that reason gets it
+//     back as reasoning_content from then on, and the request is made again
+//     at once.
+//   - reasoning_effort is sent to OpenAI's own reasoning models, mapped as
+//     on the Responses API, and to any other server only when the person set
+//     an effort.
 //   - Request.MaxOutputTokens is sent as max_completion_tokens to OpenAI
 //     itself, and as max_tokens to any other base URL, which is the field
 //     compatible servers implement; zero sends neither.
@@ -32,11 +79,10 @@ package openai
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -44,7 +90,6 @@ import (
 
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/model/internal/wire"
-	"github.com/agenttui/agenttui/runtime/tool"
 )
 
 // The environment variables New reads.
@@ -59,10 +104,10 @@ const (
 // DefaultBaseURL is where the OpenAI API itself is.
 const DefaultBaseURL = "https://api.openai.com/v1/"
 
-// DefaultStallTimeout is how long a request may go without receiving
-// anything from the server before it is abandoned (the idle watchdog). It is
-// generous because a local server may be loading the model, and a reasoning
-// model may think for a while before its first token.
+// DefaultStallTimeout is how long a request may go without receiving anything
+// from the server before it is abandoned (the idle watchdog). It is generous
+// because a local server may be loading the model, and a reasoning model may
+// think for a while before its first token.
 const DefaultStallTimeout = 90 * time.Second
 
 // ErrMissingAPIKey is returned by New when no API key is given and no base
@@ -76,6 +121,7 @@ type settings struct {
 	wire.Settings
 	requestOptions        []option.RequestOption
 	maxCompletionTokensOK *bool
+	api                   API
 }
 
 // WithAPIKey sets the API key instead of OPENAI_API_KEY.
@@ -92,9 +138,10 @@ func WithStallTimeout(d time.Duration) Option { return func(s *settings) { s.Sta
 // WithHTTPClient sets the HTTP client requests are made with.
 func WithHTTPClient(c *http.Client) Option { return func(s *settings) { s.HTTPClient = c } }
 
-// WithMaxTokensField chooses how Request.MaxOutputTokens is sent: true for
-// max_completion_tokens, false for the older max_tokens. By default OpenAI
-// gets max_completion_tokens and any other base URL max_tokens.
+// WithMaxTokensField chooses how Chat Completions sends
+// Request.MaxOutputTokens: true for max_completion_tokens, false for the
+// older max_tokens. By default OpenAI gets max_completion_tokens and any
+// other base URL max_tokens. The Responses API has only max_output_tokens.
 func WithMaxTokensField(maxCompletionTokens bool) Option {
 	return func(s *settings) { s.maxCompletionTokensOK = &maxCompletionTokens }
 }
@@ -105,35 +152,29 @@ func WithRequestOptions(opts ...option.RequestOption) Option {
 	return func(s *settings) { s.requestOptions = append(s.requestOptions, opts...) }
 }
 
-// Model is a model served over the Chat Completions API. It is safe for
-// concurrent use.
+// Model is a model served over the Responses API or the Chat Completions
+// API. It is safe for concurrent use.
 type Model struct {
 	// srv is the server, which error messages name as "OpenAI" or by the
 	// base URL of a compatible server.
-	srv                 *wire.Server
-	client              sdk.Client
+	srv    *wire.Server
+	client sdk.Client
+	// api is the wire: APIResponses or APIChat.
+	api                 API
 	maxCompletionTokens bool
+	// echo says the server refused a Chat Completions request because a
+	// tool-calling turn lacked its reasoning_content, as DeepSeek's thinking
+	// mode does, so that every later request carries it.
+	echo atomic.Bool
 }
 
-// api is the Chat Completions API as wire needs to know it.
-var api = &wire.API{
-	Name:           "OpenAI",
-	KeyEnv:         EnvAPIKey,
-	BaseURLEnv:     EnvBaseURL,
-	DefaultBaseURL: DefaultBaseURL,
-	Path:           "/chat/completions",
-	ErrMissingKey:  ErrMissingAPIKey,
-	DefaultStall:   DefaultStallTimeout,
-	ExplainStatus:  explainStatus,
-	MidReply:       midReply,
-}
-
-// New returns the model called name (such as "gpt-4o", or "llama3.2" on
-// Ollama). The API key and base URL come from the options, else from
+// New returns the model called name (such as "gpt-6.2-sol", or "llama3.2"
+// on Ollama). The API key and base URL come from the options, else from
 // OPENAI_API_KEY and OPENAI_BASE_URL. A key is required for OpenAI itself; a
 // compatible server reached through a base URL may not need one (a local
-// Ollama, vLLM or LM Studio), so its key may be left unset. New makes no
-// request.
+// Ollama, vLLM or LM Studio), so its key may be left unset. The wire is the
+// Responses API for OpenAI itself and Chat Completions for a base URL,
+// unless WithAPI says otherwise. New makes no request.
 //
 // Each Reply makes one attempt: the SDK's own retries are off, and errors
 // that may pass are marked model.Transient, so that model.WithRetries is the
@@ -143,11 +184,24 @@ func New(name string, opts ...Option) (*Model, error) {
 	for _, o := range opts {
 		o(&s)
 	}
-	srv, err := api.Resolve(name, s.Settings)
+	switch s.api {
+	case APIDefault, APIResponses, APIChat:
+	default:
+		return nil, errors.New(`unknown OpenAI API "` + string(s.api) + `": use "responses" or "chat"`)
+	}
+	srv, err := chatWire.Resolve(name, s.Settings)
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{srv: srv, maxCompletionTokens: !srv.Custom}
+	m := &Model{srv: srv, api: APIChat, maxCompletionTokens: !srv.Custom}
+	if s.api == APIResponses || (s.api == APIDefault && !srv.Custom) {
+		// The server is the same; only the endpoint its messages name
+		// differs.
+		if srv, err = responsesWire.Resolve(name, s.Settings); err != nil {
+			return nil, err
+		}
+		m.srv, m.api = srv, APIResponses
+	}
 	if s.maxCompletionTokensOK != nil {
 		m.maxCompletionTokens = *s.maxCompletionTokensOK
 	}
@@ -167,19 +221,19 @@ func New(name string, opts ...Option) (*Model, error) {
 // Name returns "openai:" and the model name.
 func (m *Model) Name() string { return "openai:" + m.srv.Model }
 
-// Reply streams the model's answer to req in one attempt. Text is passed to
-// onDelta as it arrives. Errors are one line each and say what to do about
-// them; none holds the API key.
+// API returns the wire the model speaks: APIResponses or APIChat.
+func (m *Model) API() API { return m.api }
+
+// Reply streams the model's answer to req in one attempt. Text and readable
+// reasoning are passed to onDelta as they arrive. Errors are one line each
+// and say what to do about them; none holds the API key. A request the
+// model cannot take as asked (an effort of off on a model that always
+// reasons) is refused before anything is sent.
 func (m *Model) Reply(ctx context.Context, req model.Request, onDelta func(model.Delta)) (model.Reply, error) {
-	params := m.params(req)
-	var acc accumulator
-	err := wire.Receive(ctx, m.srv, func(w *wire.Watch) wire.Stream[sdk.ChatCompletionChunk] {
-		return m.client.Chat.Completions.NewStreaming(w.Context(), params, option.WithMiddleware(middleware(w)))
-	}, func(chunk sdk.ChatCompletionChunk) { acc.add(chunk, onDelta) })
-	if err != nil {
-		return model.Reply{}, err
+	if m.api == APIResponses {
+		return m.replyResponses(ctx, req, onDelta)
 	}
-	return acc.reply(m)
+	return m.replyChat(ctx, req, onDelta)
 }
 
 // middleware passes the attempt through w.
@@ -189,115 +243,7 @@ func middleware(w *wire.Watch) option.Middleware {
 	}
 }
 
-// accumulator assembles a streamed reply.
-type accumulator struct {
-	text   strings.Builder
-	calls  []*partialCall
-	byIdx  map[int64]*partialCall
-	finish string
-	usage  model.Usage
-}
-
-// partialCall is a call whose pieces are still arriving.
-type partialCall struct {
-	id, name string
-	args     strings.Builder
-}
-
-func (a *accumulator) add(chunk sdk.ChatCompletionChunk, onDelta func(model.Delta)) {
-	if chunk.JSON.Usage.Valid() {
-		a.usage = model.Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
-	}
-	for _, choice := range chunk.Choices {
-		// Only one choice is asked for; a server that sends more gets the
-		// first one heard.
-		if choice.Index != 0 {
-			continue
-		}
-		for _, piece := range []string{choice.Delta.Content, choice.Delta.Refusal} {
-			if piece == "" {
-				continue
-			}
-			a.text.WriteString(piece)
-			if onDelta != nil {
-				onDelta(model.Delta{Text: piece})
-			}
-		}
-		for _, tc := range choice.Delta.ToolCalls {
-			a.addCall(tc)
-		}
-		if choice.FinishReason != "" {
-			a.finish = choice.FinishReason
-		}
-	}
-}
-
-// addCall adds a piece of a call. The id and name come in the first piece of
-// each index and the arguments in pieces after it. Some compatible servers
-// send every call whole under the same index; a new id at a known index is
-// taken as a new call so that such calls are not run together.
-func (a *accumulator) addCall(tc sdk.ChatCompletionChunkChoiceDeltaToolCall) {
-	if a.byIdx == nil {
-		a.byIdx = map[int64]*partialCall{}
-	}
-	c, ok := a.byIdx[tc.Index]
-	if !ok || (tc.ID != "" && c.id != "" && tc.ID != c.id) {
-		c = &partialCall{}
-		a.byIdx[tc.Index] = c
-		a.calls = append(a.calls, c)
-	}
-	if c.id == "" {
-		c.id = tc.ID
-	}
-	if c.name == "" {
-		c.name = tc.Function.Name
-	}
-	c.args.WriteString(tc.Function.Arguments)
-}
-
-// reply returns the assembled reply, or an error for a stream that ended
-// without saying why.
-func (a *accumulator) reply(m *Model) (model.Reply, error) {
-	// The journal and the next request carry text as JSON, which has no
-	// room for bytes that are not UTF-8; mending them here keeps what the
-	// model reads now and after a resume the same.
-	r := model.Reply{Text: strings.ToValidUTF8(a.text.String(), "\uFFFD"), Usage: a.usage}
-	for i, c := range a.calls {
-		id := c.id
-		if id == "" {
-			// The runtime and the next request need an id to match the
-			// result to the call; a server that sends none gets one made up.
-			id = fmt.Sprintf("call_%d_%d", time.Now().UnixNano(), i)
-		}
-		if c.name == "" {
-			// A call must name its tool for the runtime to check it, and
-			// for the console and the next request to say what it was.
-			return model.Reply{}, m.srv.Malformed("a tool call with no name")
-		}
-		r.Calls = append(r.Calls, tool.Call{ID: id, Name: c.name, Arguments: strings.ToValidUTF8(c.args.String(), "\uFFFD")})
-	}
-	switch a.finish {
-	case "":
-		return model.Reply{}, m.srv.Truncated("no finish reason")
-	case "content_filter":
-		return model.Reply{}, m.srv.Fail(nil, "%s stopped the reply with its content filter", m.srv.Who)
-	case "length":
-		r.Stop = model.StopOutputLimit
-		// Only the call being written when the limit struck can be cut: it
-		// is the last one, and its arguments are not yet whole JSON.
-		if n := len(r.Calls); n > 0 && !json.Valid([]byte(r.Calls[n-1].Arguments)) {
-			cut := r.Calls[n-1]
-			r.Cut = &cut
-			r.Calls = r.Calls[:n-1]
-		}
-	default:
-		r.Stop = model.StopEnd
-		if len(r.Calls) > 0 {
-			r.Stop = model.StopToolCalls
-		}
-	}
-	if len(r.Calls) == 0 {
-		r.Calls = nil
-	}
-	return r, nil
-}
+// mend makes s valid UTF-8. The journal and the next request carry text as
+// JSON, which has no room for bytes that are not UTF-8; mending them as the
+// reply arrives keeps what the model reads now and after a resume the same.
+func mend(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
