@@ -19,14 +19,20 @@ import (
 const unusualArgs = "{ \"limit\" :40,\n  \"path\":  \"big.txt\", \"offset\": 1 }"
 
 // anthropicPositionServer speaks the Anthropic Messages API for a model that
-// reads big.txt with unusualArgs turn after turn, then finishes, finding
-// its place from the request alone; it records each request's messages.
+// thinks, then reads big.txt with unusualArgs turn after turn, then
+// finishes, finding its place from the request alone; it records each
+// request's messages. Each reply starts with a thinking block whose text and
+// signature depend on its position, and every other reply adds a redacted
+// block; like the API, the server refuses a request whose earlier replies
+// do not send those blocks back unchanged and in place, and counts the
+// refusals.
 type anthropicPositionServer struct {
 	srv   *httptest.Server
 	turns int
 
-	mu       sync.Mutex // guards requests
+	mu       sync.Mutex // guards requests and refusals
 	requests []windowRequest
+	refusals []string
 }
 
 func newAnthropicPositionServer(t *testing.T, turns int) *anthropicPositionServer {
@@ -36,40 +42,116 @@ func newAnthropicPositionServer(t *testing.T, turns int) *anthropicPositionServe
 	return s
 }
 
+// thought, signature and redacted are the reasoning of reply position k.
+func thought(k int) string {
+	return fmt.Sprintf("Reply %d: read big.txt again \u2028<&> \"quoted\".", k)
+}
+func signature(k int) string {
+	return fmt.Sprintf("EqQBCkYIBxgCKkB%03dsk-ant-looks-like-a-key-0123456789/+==", k)
+}
+func redacted(k int) string { return fmt.Sprintf("EmwKAhgBEgy%03dghp_abcdefghijklmnopqrstuvwxyz", k) }
+
+// checkThinking returns the API's error for the first earlier reply whose
+// reasoning did not come back as it was sent, or "".
+func checkThinking(msgs []json.RawMessage) string {
+	k := 0
+	for i, raw := range msgs {
+		var m struct {
+			Role    string            `json:"role"`
+			Content []json.RawMessage `json:"content"`
+		}
+		json.Unmarshal(raw, &m)
+		if m.Role != "assistant" {
+			continue
+		}
+		want := []map[string]string{{"type": "thinking", "thinking": thought(k), "signature": signature(k)}}
+		if k%2 == 1 {
+			want = append(want, map[string]string{"type": "redacted_thinking", "data": redacted(k)})
+		}
+		for j, w := range want {
+			var got map[string]any
+			if j < len(m.Content) {
+				json.Unmarshal(m.Content[j], &got)
+			}
+			if got["type"] != w["type"] {
+				return fmt.Sprintf("messages.%d.content.%d.type: Expected `thinking` or `redacted_thinking`, but found `%v`. "+
+					"When `thinking` is enabled, a final `assistant` message must start with a thinking block", i, j, got["type"])
+			}
+			for key, v := range w {
+				if got[key] != v {
+					return fmt.Sprintf("messages.%d.content.%d: `thinking` or `redacted_thinking` blocks in the latest assistant message "+
+						"cannot be modified. These blocks must remain as they were in the original response.", i, j)
+				}
+			}
+		}
+		k++
+	}
+	return ""
+}
+
 func (s *anthropicPositionServer) serve(rw http.ResponseWriter, r *http.Request) {
 	raw, _ := io.ReadAll(r.Body)
 	var req struct {
 		Messages json.RawMessage `json:"messages"`
 	}
 	json.Unmarshal(raw, &req)
-	var msgs []struct {
-		Role string `json:"role"`
-	}
+	var msgs []json.RawMessage
 	json.Unmarshal(req.Messages, &msgs)
 	position := 0
 	for _, m := range msgs {
-		if m.Role == "assistant" {
+		if strings.Contains(string(m), `"role":"assistant"`) {
 			position++
 		}
 	}
 	s.mu.Lock()
 	s.requests = append(s.requests, windowRequest{prefix: strings.Split(strings.TrimPrefix(r.URL.Path, "/"), "/")[0],
 		body: raw, position: position, messages: req.Messages})
+	refused := checkThinking(msgs)
+	if refused != "" {
+		s.refusals = append(s.refusals, refused)
+	}
 	s.mu.Unlock()
+	if refused != "" {
+		b, _ := json.Marshal(refused)
+		failWith(400, `{"type":"error","error":{"type":"invalid_request_error","message":`+string(b)+`}}`)(rw, r)
+		return
+	}
 	ev := func(typ, data string) string { return "event: " + typ + "\ndata: " + data + "\n\n" }
 	name, input := "read_file", unusualArgs
 	if position >= s.turns {
 		name, input = "finish", `{"summary": "read it all"}`
 	}
 	b, _ := json.Marshal(input)
-	streamEvents(
-		ev("message_start", `{"type":"message_start","message":{"id":"msg","type":"message","role":"assistant","content":[],"model":"test-model","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":1}}}`),
-		ev("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_%d","name":%q,"input":{}}}`, position, name)),
-		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":`+string(b)+`}}`),
+	th, _ := json.Marshal(thought(position))
+	events := []string{
+		ev("message_start", `{"type":"message_start","message":{"id":"msg","type":"message","role":"assistant","content":[],"model":"claude-opus-4-7","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":1}}}`),
+		ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`),
+		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":`+string(th)+`}}`),
+		ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":%q}}`, signature(position))),
 		ev("content_block_stop", `{"type":"content_block_stop","index":0}`),
+	}
+	index := 1
+	if position%2 == 1 {
+		events = append(events,
+			ev("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":1,"content_block":{"type":"redacted_thinking","data":%q}}`, redacted(position))),
+			ev("content_block_stop", `{"type":"content_block_stop","index":1}`))
+		index = 2
+	}
+	events = append(events,
+		ev("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"tool_use","id":"toolu_%d","name":%q,"input":{}}}`, index, position, name)),
+		ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":"input_json_delta","partial_json":%s}}`, index, b)),
+		ev("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, index)),
 		ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":10}}`),
 		ev("message_stop", `{"type":"message_stop"}`),
-	)(rw, r)
+	)
+	streamEvents(events...)(rw, r)
+}
+
+// refused returns the requests the server refused, with the reason.
+func (s *anthropicPositionServer) refused() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.refusals...)
 }
 
 func (s *anthropicPositionServer) of(prefix string) []windowRequest {
@@ -88,7 +170,10 @@ func (s *anthropicPositionServer) of(prefix string) []windowRequest {
 // arguments with odd spacing and key order, resumes them, and checks that
 // the resumed session's first request carries, byte for byte, the messages
 // the uninterrupted session sent at the same point: through the OpenAI and
-// the Anthropic wire formats, on local servers that record the bodies.
+// the Anthropic wire formats, on local servers that record the bodies. On
+// the Anthropic wire every reply also thinks, with signatures and redacted
+// blocks shaped like secrets, and the server refuses any request that lost
+// or changed a block.
 func TestResumeSendsTheSameBytes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills and resumes the binary 24 times")
@@ -105,7 +190,7 @@ func TestResumeSendsTheSameBytes(t *testing.T) {
 	an := newAnthropicPositionServer(t, turns)
 	providers := []provider{
 		{"openai", "openai:test-model", func(p string) []string { return []string{"OPENAI_BASE_URL=" + oa.url(p), "OPENAI_API_KEY=" + e2eKey} }, oa.of},
-		{"anthropic", "anthropic:test-model", func(p string) []string {
+		{"anthropic", "anthropic:claude-opus-4-7", func(p string) []string {
 			return []string{"ANTHROPIC_BASE_URL=" + an.srv.URL + "/" + p, "ANTHROPIC_API_KEY=" + e2eKey}
 		}, an.of},
 	}
@@ -158,6 +243,14 @@ func TestResumeSendsTheSameBytes(t *testing.T) {
 				compared++
 			}
 			t.Logf("%s: %d resumed requests compared", pv.name, compared)
+			if pv.name == "anthropic" {
+				// Every request carried the thinking of every earlier reply
+				// as it came, signatures included, in the session and after
+				// every resume.
+				if refused := an.refused(); len(refused) > 0 {
+					t.Errorf("%d requests were refused for their thinking, the first: %s", len(refused), refused[0])
+				}
+			}
 			if compared < 6 {
 				t.Errorf("only %d of 12 kills left a session to compare", compared)
 			}
