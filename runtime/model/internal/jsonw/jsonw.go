@@ -32,13 +32,9 @@ var plain = func() (t [utf8.RuneSelf]bool) {
 // time while none needs a look.
 func AppendString(w []byte, s string) []byte {
 	w = append(w, '"')
-	if !utf8.ValidString(s) {
-		return appendStringSlow(w, s)
-	}
 	start := 0
 	for i := 0; i < len(s); i++ {
-		for i+8 <= len(s) && !special(uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|uint64(s[i+3])<<24|
-			uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56) {
+		for i+8 <= len(s) && !special(word(s, i)) {
 			i += 8
 		}
 		if i >= len(s) {
@@ -46,20 +42,37 @@ func AppendString(w []byte, s string) []byte {
 		}
 		c := s[i]
 		switch {
-		case c < utf8.RuneSelf && !plain[c]:
-			w = append(w, s[start:i]...)
-			w = appendEscape(w, c)
-			start = i + 1
+		case c < utf8.RuneSelf:
+			if !plain[c] {
+				w = append(w, s[start:i]...)
+				w = appendEscape(w, c)
+				start = i + 1
+			}
 		case c == 0xe2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9):
 			// U+2028 and U+2029 end a line in JavaScript.
 			w = append(w, s[start:i]...)
 			w = append(w, '\\', 'u', '2', '0', '2', hex[s[i+2]&0xf])
 			i += 2
 			start = i + 1
+		default:
+			// A character of more than one byte is copied whole; the
+			// first byte that is not UTF-8 hands the rest to the slow
+			// path, which replaces such bytes.
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return appendStringSlow(append(w, s[start:i]...), s[i:])
+			}
+			i += size - 1
 		}
 	}
 	w = append(w, s[start:]...)
 	return append(w, '"')
+}
+
+// word returns the eight bytes of s from i as one little-endian number.
+func word(s string, i int) uint64 {
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
 // special reports whether any of the eight bytes of x needs a look: a
