@@ -106,7 +106,7 @@ type Agent struct {
 	effortSet atomic.Pointer[model.Effort]
 }
 
-// SetEffort replaces Effort from the next turn on (the console's
+// SetEffort replaces Reasoning from the next turn on (the console's
 // /reasoning). It is safe to call at any time, from any goroutine.
 func (a *Agent) SetEffort(e model.Effort) { a.effortSet.Store(&e) }
 
@@ -119,11 +119,16 @@ func (a *Agent) Effort() model.Effort {
 	return a.Reasoning
 }
 
-// price returns u priced as the model called name: by Prices, else by the
-// built-in table.
-func (a *Agent) price(name string, u model.Usage) model.Usage {
-	p, ok := a.Prices.Of(name)
-	return model.Priced(u, p, ok)
+// priced returns reply naming the model that wrote it, when the model did
+// not say, and with its usage priced as that model's: by Prices, else by
+// the built-in table.
+func (a *Agent) priced(reply model.Reply) model.Reply {
+	if reply.Model == "" {
+		reply.Model = a.Model.Name()
+	}
+	p, ok := a.Prices.Of(reply.Model)
+	reply.Usage = model.Priced(reply.Usage, p, ok)
+	return reply
 }
 
 // SetContextPolicy replaces Context from the next turn on, such as when the
@@ -394,10 +399,7 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 			r.note(modelFailed(err))
 			return r.fail(fmt.Sprintf("turn %d: model reply", turn))
 		}
-		if reply.Model == "" {
-			reply.Model = a.Model.Name()
-		}
-		reply.Usage = a.price(reply.Model, reply.Usage)
+		reply = a.priced(reply)
 		s.Usage = s.Usage.Add(reply.Usage)
 		s.meter.report(reply.Usage, len(s.Messages)+1)
 		a.emit(UsageReported{Turn: turn, Model: reply.Model, Usage: reply.Usage, Total: s.Usage,

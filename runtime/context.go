@@ -278,10 +278,7 @@ func (r *run) compact(ctx context.Context, turn int, reason CompactReason, focus
 		a.emit(CompactionFailed{Turn: turn, Reason: string(reason), Error: err.Error(), At: Time{a.clock().Now()}})
 		return err
 	}
-	if reply.Model == "" {
-		reply.Model = a.Model.Name()
-	}
-	reply.Usage = a.price(reply.Model, reply.Usage)
+	reply = a.priced(reply)
 	s.Usage = s.Usage.Add(reply.Usage)
 	replies := 0
 	for _, m := range old {
