@@ -219,18 +219,28 @@ func (a *chatAccumulator) reply(m *Model) (model.Reply, error) {
 	case "content_filter":
 		return model.Reply{}, m.srv.Fail(nil, "%s stopped the reply with its content filter", m.srv.Who)
 	case "length":
+		return ended(r, true), nil
+	}
+	return ended(r, false), nil
+}
+
+// ended returns the reply r with its stop reason: the output limit when
+// limited, which cuts the call being written off (see cutLast), else the
+// end of the reply or a stop for its calls to run.
+func ended(r model.Reply, limited bool) model.Reply {
+	switch {
+	case limited:
 		r.Stop = model.StopOutputLimit
 		r.Calls, r.Cut = cutLast(r.Calls)
+	case len(r.Calls) > 0:
+		r.Stop = model.StopToolCalls
 	default:
 		r.Stop = model.StopEnd
-		if len(r.Calls) > 0 {
-			r.Stop = model.StopToolCalls
-		}
 	}
 	if len(r.Calls) == 0 {
 		r.Calls = nil
 	}
-	return r, nil
+	return r
 }
 
 // cutLast splits off the call the output limit stopped in the middle of.

@@ -396,16 +396,7 @@ func (a *respAccumulator) reply(m *Model) (model.Reply, error) {
 	case a.status == "incomplete" && a.incomplete == "content_filter":
 		return model.Reply{}, m.srv.Fail(nil, "%s stopped the reply with its content filter", m.srv.Who)
 	case a.status == "incomplete":
-		r.Stop = model.StopOutputLimit
-		r.Calls, r.Cut = cutLast(r.Calls)
-	default:
-		r.Stop = model.StopEnd
-		if len(r.Calls) > 0 {
-			r.Stop = model.StopToolCalls
-		}
+		return ended(r, true), nil
 	}
-	if len(r.Calls) == 0 {
-		r.Calls = nil
-	}
-	return r, nil
+	return ended(r, false), nil
 }
