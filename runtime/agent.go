@@ -238,9 +238,27 @@ type Session struct {
 	// it used is priced.
 	Usage model.Usage
 
+	// Checkpoints, when set, is where the session records what its replies
+	// may change before they change it, so the person can undo it.
+	Checkpoints *CheckpointStore
+	// Changes are the workspace changes the session recorded, oldest
+	// first: replies' checkpoints, undos, redos and rewinds.
+	Changes []Change
+	// Points are the places in the session a rewind can go back to,
+	// oldest first.
+	Points []Point
+	// Note is what agenttui will tell the model with the next input about
+	// what an undo or a rewind changed under it.
+	Note string
+
 	// meter estimates the size of the next request; it is used by one run
 	// at a time, as the session is.
 	meter meter
+	// restoring is the restore whose start is recorded and whose end is
+	// not, while one goes on or after the process died in one; 0 for none.
+	restoring int
+	// restoreStart is the record of that restore's start.
+	restoreStart RestoreStarted
 }
 
 // NewSession returns an empty session.
@@ -314,12 +332,14 @@ func (a *Agent) Run(ctx context.Context, s *Session, input string) GoalOutcome {
 	if s.Goal == "" {
 		s.Goal = input
 	}
-	s.Messages = append(s.Messages, model.Message{Role: model.RoleUser, Text: input})
+	note := s.Note
+	s.Note = ""
+	s.AppendInput(input, note)
 	mode := ""
 	if a.Mode != nil {
 		mode = a.Mode()
 	}
-	a.emit(RunStarted{Session: s.ID, Goal: s.Goal, Input: input, Model: a.Model.Name(), Mode: mode, At: Time{a.clock().Now()}})
+	a.emit(RunStarted{Session: s.ID, Goal: s.Goal, Input: input, Note: note, Model: a.Model.Name(), Mode: mode, At: Time{a.clock().Now()}})
 	r := &run{agent: a, session: s, budgets: a.budgets(), started: a.clock().Now()}
 	out := r.loop(ctx)
 	total := s.Usage

@@ -150,6 +150,7 @@ func (s *Session) ReplaceOlder(from, to int, msg model.Message) bool {
 	next = append(next, msg)
 	next = append(next, s.Messages[to:]...)
 	s.Messages = next
+	s.foldPoints(from, to)
 	s.meter.reset()
 	return true
 }

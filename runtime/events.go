@@ -55,7 +55,10 @@ type RunStarted struct {
 	// Resumed says the run carries on a session that stopped, rather than
 	// starting from new input.
 	Resumed bool `json:"resumed,omitempty"`
-	At      Time `json:"at"`
+	// Note is what agenttui told the model with the input, before it,
+	// about a change the person made with an undo or a rewind.
+	Note string `json:"note,omitempty"`
+	At   Time   `json:"at"`
 }
 
 // TurnStarted says the model is being asked for its next reply; it is the
@@ -366,6 +369,14 @@ func DecodeEvent(line []byte) (Event, error) {
 		e, err = decodeAs[RunFinished](line)
 	case "model_retry":
 		e, err = decodeAs[ModelRetry](line)
+	case "checkpoint":
+		e, err = decodeAs[CheckpointTaken](line)
+	case "checkpoint_changes":
+		e, err = decodeAs[CheckpointChanges](line)
+	case "restore_started":
+		e, err = decodeAs[RestoreStarted](line)
+	case "restore_finished":
+		e, err = decodeAs[RestoreFinished](line)
 	default:
 		return nil, fmt.Errorf("unknown event type %q", head.Type)
 	}

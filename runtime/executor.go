@@ -104,6 +104,14 @@ type replyRun struct {
 	broken     error
 	cancelAsks context.CancelFunc
 	askCtx     context.Context
+
+	// store is the session's checkpoint store, nil when it keeps none;
+	// history records the checkpoint in the session. checkpointed says
+	// the reply's checkpoint was tried, and checkpoint is it, once taken.
+	store        *CheckpointStore
+	history      history
+	checkpointed bool
+	checkpoint   *CheckpointTaken
 }
 
 // readyQueue holds the indices of calls that may start, lowest first, so
@@ -318,6 +326,13 @@ func (r *replyRun) start(ctx context.Context, c *callRun) {
 // begin runs c's body with the prepared call p (c's own, or the person's
 // version of it): its intent is published, and so journaled, first.
 func (r *replyRun) begin(ctx context.Context, c *callRun, p *Prepared) {
+	if r.store != nil && !r.checkpointed {
+		if roots, notCovered := r.store.reach(p); len(roots) > 0 || len(notCovered) > 0 {
+			// The first call that may change the workspace: what the
+			// whole reply may change is recorded before it starts.
+			r.takeCheckpoint(ctx)
+		}
+	}
 	if err := r.agent.durable(); err != nil {
 		r.breakOff(err)
 		return

@@ -18,7 +18,7 @@ import (
 // invalid, and whether the run ended with it (and how).
 func (r *run) handleReply(ctx context.Context, turn int, reply model.Reply) (out GoalOutcome, invalid, ended bool) {
 	a, s := r.agent, r.session
-	s.Messages = append(s.Messages, model.Message{Role: model.RoleAssistant, Text: reply.Text, Calls: reply.Calls, Cut: reply.Cut,
+	s.AppendReply(turn, model.Message{Role: model.RoleAssistant, Text: reply.Text, Calls: reply.Calls, Cut: reply.Cut,
 		Reasoning: reply.Reasoning})
 
 	prepared, refusals, anyRefused := r.prepareAll(reply.Calls)
@@ -49,6 +49,7 @@ func (r *run) handleReply(ctx context.Context, turn int, reply model.Reply) (out
 	}
 	a.emit(plannedReply(turn, reply, final, rr.plan))
 	rr.run(ctx)
+	rr.settleCheckpoint(ctx)
 	r.waited += rr.personWait
 	results := rr.results()
 	s.Messages = append(s.Messages, model.Message{Role: model.RoleTool, Results: results})
@@ -140,7 +141,7 @@ func (r *run) invalidResults(reply model.Reply, refusals []string) []tool.Result
 func (r *run) prepareReply(ctx context.Context, turn int, prepared []*Prepared) *replyRun {
 	a := r.agent
 	rr := &replyRun{agent: a, turn: turn, session: r.session.ID, mem: r.session.Memory, emit: a.emit, cat: r.cat,
-		inbox: make(chan any, 3*len(prepared))}
+		inbox: make(chan any, 3*len(prepared)), store: r.session.Checkpoints, history: history{r.session}}
 	rr.calls = make([]*callRun, len(prepared))
 	ender := ""
 	for i, p := range prepared {

@@ -149,7 +149,8 @@ func (b *builder) apply(e runtime.Event) {
 			s.Goal = ev.Goal
 		}
 		if !ev.Resumed {
-			s.Messages = append(s.Messages, model.Message{Role: model.RoleUser, Text: ev.Input})
+			s.AppendInput(ev.Input, ev.Note)
+			s.Note = ""
 		}
 		b.atRest = false
 	case runtime.TurnStarted:
@@ -166,7 +167,7 @@ func (b *builder) apply(e runtime.Event) {
 		if ev.Cut != nil {
 			msg.Cut = &tool.Call{ID: ev.Cut.ID, Name: ev.Cut.Name, Arguments: ev.Cut.Raw}
 		}
-		s.Messages = append(s.Messages, msg)
+		s.AppendReply(ev.Turn, msg)
 		b.pending = &msg
 		b.pendingTurn = ev.Turn
 		b.calls = make([]runtime.InterruptedCall, len(msg.Calls))
@@ -245,6 +246,8 @@ func (b *builder) apply(e runtime.Event) {
 			return
 		}
 		s.Usage = s.Usage.Add(ev.Usage)
+	case runtime.CheckpointTaken, runtime.CheckpointChanges, runtime.RestoreStarted, runtime.RestoreFinished:
+		s.ReplayCheckpoint(e)
 	case runtime.RunFinished:
 		o := ev.Outcome
 		b.outcome = &o

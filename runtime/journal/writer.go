@@ -132,7 +132,8 @@ func (w *Writer) Event(e runtime.Event) {
 		return
 	case runtime.TurnStarted, runtime.CallStarted, runtime.ReplyReceived, runtime.InvalidReply,
 		runtime.CallFinished, runtime.RunFinished, runtime.TurnEnded,
-		runtime.CompactionStarted, runtime.Compacted, runtime.CompactionFailed:
+		runtime.CompactionStarted, runtime.Compacted, runtime.CompactionFailed,
+		runtime.CheckpointTaken, runtime.CheckpointChanges, runtime.RestoreStarted, runtime.RestoreFinished:
 		sync = true
 	case runtime.ModelRetry:
 		// A failed attempt is kept even when the process dies during the
