@@ -24,32 +24,20 @@ const exportLeftShown = 12
 // session started from as the scenario's workspace archive, beside it.
 func runExport(args []string, stdout, stderr io.Writer) (int, error) {
 	const command = "agenttui sessions export"
-	fs := flag.NewFlagSet(command, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	var out, from string
-	fs.StringVar(&out, "out", "", "write the scenario to FILE, which must not exist (default: standard output)")
-	fs.StringVar(&from, "workspace-from", "", "pack the folder DIR, in the state the session started from, as the scenario's workspace, "+
-		"written beside FILE as NAME.txtar")
-	var ids []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintf(stdout, "Usage: %s ID [--out FILE] [--workspace-from DIR]\n\n"+
-					"Turns a journaled session into a scenario file that plays it again: each reply with its text, its calls\n"+
-					"with their exact arguments and the model's timing, and the person's inputs and decisions, which\n"+
-					"agenttui --scenario FILE --autopilot plays.\n\nFlags:\n", command)
-				fs.SetOutput(stdout)
-				fs.PrintDefaults()
-				return 0, flag.ErrHelp
-			}
-			return 2, usageError{flagError(err, command)}
-		}
-		if rest = fs.Args(); len(rest) == 0 {
-			break
-		}
-		ids = append(ids, rest[0])
-		rest = rest[1:]
+	usage := "ID [--out FILE] [--workspace-from DIR]\n\n" +
+		"Turns a journaled session into a scenario file that plays it again: each reply with its text, its calls\n" +
+		"with their exact arguments and the model's timing, and the person's inputs and decisions, which\n" +
+		"agenttui --scenario FILE --autopilot plays."
+	ids, err := parseInterleaved(command, args, func(fs *flag.FlagSet) {
+		fs.StringVar(&out, "out", "", "write the scenario to FILE, which must not exist (default: standard output)")
+		fs.StringVar(&from, "workspace-from", "", "pack the folder DIR, in the state the session started from, as the scenario's workspace, "+
+			"written beside FILE as NAME.txtar")
+	}, stdout, usage)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0, err
+	} else if err != nil {
+		return 2, err
 	}
 	switch {
 	case len(ids) != 1:

@@ -75,6 +75,21 @@ type Config struct {
 	// configuration file's folder: a file whose text replaces agenttui's
 	// system prompt (project instructions are still added to it).
 	SystemPromptFile string
+	// Checkpoints is "checkpoints": whether replies' changes are recorded
+	// for /undo, and the bounds of the record.
+	Checkpoints Checkpoints
+}
+
+// Checkpoints are the settings of the record /undo, /redo and /rewind use.
+type Checkpoints struct {
+	// Off is "enabled": false: no checkpoints are taken.
+	Off bool
+	// MaxBytes is "max_mb", in bytes: the size past which a session's
+	// oldest checkpoints are dropped; zero means the default.
+	MaxBytes int64
+	// MaxFileBytes is "max_file_mb", in bytes: files larger are not
+	// recorded; zero means the default.
+	MaxFileBytes int64
 }
 
 // Error is a configuration file that holds something agenttui cannot use.

@@ -13,7 +13,9 @@ import (
 // configKeys are the keys a configuration file may hold, for error messages.
 var configKeys = []string{"model", "mode", "max_parallel", "max_output_tokens", "stream_idle_timeout", "model_retries", "budgets", "rules",
 	"context_window", "auto_compact", "max_tool_result_bytes", "sandbox", "approval", "reasoning", "prices", "openai_api",
-	"system_prompt_file"}
+	"system_prompt_file", "checkpoints"}
+
+var checkpointKeys = []string{"enabled", "max_mb", "max_file_mb"}
 
 var sandboxKeys = []string{"mode", "network", "writable", "protect_git"}
 
@@ -104,6 +106,10 @@ func Parse(path string, data []byte) (*Config, error) {
 			}
 		case "sandbox":
 			if err := c.loadSandbox(raw, fail); err != nil {
+				return nil, err
+			}
+		case "checkpoints":
+			if err := c.loadCheckpoints(raw, fail); err != nil {
 				return nil, err
 			}
 		case "approval":
@@ -288,6 +294,40 @@ func (c *Config) loadRules(raw json.RawMessage, fail func(string, string, ...any
 			return fail(at, "%v", err)
 		}
 		c.Rules = append(c.Rules, approval.NamedRule{Rule: r, Label: fmt.Sprint(i + 1)})
+	}
+	return nil
+}
+
+func (c *Config) loadCheckpoints(raw json.RawMessage, fail func(string, string, ...any) error) error {
+	obj, err := objectOf(raw)
+	if err != nil {
+		return fail("checkpoints", "%v", err)
+	}
+	for _, key := range sortedKeys(obj) {
+		full := "checkpoints." + key
+		v := obj[key]
+		switch key {
+		case "enabled":
+			on, err := boolOf(v)
+			if err != nil {
+				return fail(full, "%v", err)
+			}
+			c.Checkpoints.Off = !on
+		case "max_mb":
+			n, err := positiveInt(v)
+			if err != nil {
+				return fail(full, "%v", err)
+			}
+			c.Checkpoints.MaxBytes = int64(n) << 20
+		case "max_file_mb":
+			n, err := positiveInt(v)
+			if err != nil {
+				return fail(full, "%v", err)
+			}
+			c.Checkpoints.MaxFileBytes = int64(n) << 20
+		default:
+			return fail(full, "unknown key (known keys: %s)", strings.Join(checkpointKeys, ", "))
+		}
 	}
 	return nil
 }

@@ -63,6 +63,7 @@ func (h *Host) Clear() error {
 	if err := h.closeJournal(); err != nil {
 		return err
 	}
+	h.closeCheckpoints()
 	h.session = runtime.NewSession(newID(time.Now()))
 	h.journalTried, h.toolsCheck = false, nil
 	h.opts.Policy.ClearGrants()

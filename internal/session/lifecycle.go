@@ -123,6 +123,9 @@ func (h *Host) Run(ctx context.Context, input string) runtime.GoalOutcome {
 	if err := h.StartJournal(input); err != nil {
 		h.Say(runtime.Notice{Level: "warning", Text: "this session is not journaled, so it cannot be resumed: " + err.Error()})
 	}
+	for _, n := range h.openCheckpoints(ctx) {
+		h.Say(n)
+	}
 	return h.agent.Run(ctx, h.session, input)
 }
 
@@ -164,5 +167,6 @@ func (h *Host) Close() (journalErr, tracesErr error) {
 	if jw := h.jw.Swap(nil); jw != nil {
 		journalErr = jw.Close()
 	}
+	h.closeCheckpoints()
 	return journalErr, h.traces.Close()
 }

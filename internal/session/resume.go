@@ -43,10 +43,12 @@ func (h *Host) Adopt(rp *journal.Replay, m model.Model) (Resumption, error) {
 	if m != nil {
 		h.SetModel(m)
 	}
+	h.closeCheckpoints()
 	h.session = rp.Session
 	h.jw.Store(jw)
 	h.journalTried, h.toolsCheck = true, nil
 	h.opts.Policy.ClearGrants()
+	restored := h.adoptCheckpoints(jw)
 
 	session, agent := h.session, h.agent
 	switch {
@@ -54,24 +56,45 @@ func (h *Host) Adopt(rp *journal.Replay, m model.Model) (Resumption, error) {
 		// The session stopped before its first run began.
 		return Resumption{Run: func(ctx context.Context) runtime.GoalOutcome {
 			h.Ready(ctx)
-			h.sayResumed(rp)
+			h.sayResumed(rp, restored)
+			for _, n := range h.openCheckpoints(ctx) {
+				h.Say(n)
+			}
 			return agent.Run(ctx, session, rp.Header.Goal)
 		}}, nil
 	case !rp.AtRest:
 		return Resumption{Run: func(ctx context.Context) runtime.GoalOutcome {
 			h.Ready(ctx)
-			h.sayResumed(rp)
+			h.sayResumed(rp, restored)
+			for _, n := range h.openCheckpoints(ctx) {
+				h.Say(n)
+			}
 			return agent.Resume(ctx, session, rp.Interrupted)
 		}}, nil
 	}
 	h.toolsCheck = rp
-	return Resumption{Notices: damageNotices(rp)}, nil
+	return Resumption{Notices: append(damageNotices(rp), restored...)}, nil
+}
+
+// adoptCheckpoints opens the adopted session's checkpoint store, when it
+// recorded checkpoints, and settles a restore it left unfinished. The
+// settlement is journaled through jw even before the session's sink is
+// set, as it is in the console, which starts its sink later.
+func (h *Host) adoptCheckpoints(jw *journal.Writer) []runtime.Notice {
+	if len(h.session.Changes) == 0 {
+		return nil
+	}
+	if h.agent.Sink == nil {
+		h.agent.Sink = jw.Event
+		defer func() { h.agent.Sink = nil }()
+	}
+	return h.openCheckpoints(context.Background())
 }
 
 // sayResumed says what a person should know about a loaded session whose
 // run is about to go on: tolerated damage, and changed tools.
-func (h *Host) sayResumed(rp *journal.Replay) {
-	for _, n := range damageNotices(rp) {
+func (h *Host) sayResumed(rp *journal.Replay, restored []runtime.Notice) {
+	for _, n := range append(damageNotices(rp), restored...) {
 		h.Say(n)
 	}
 	if n, ok := toolsNotice(rp, h.agent); ok {

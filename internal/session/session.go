@@ -125,6 +125,10 @@ type Host struct {
 	traces      *traces.Exporter
 	traceID     string
 	headerTrace string
+
+	// tempCheckpoints is the temporary folder of an unjournaled session's
+	// checkpoints, removed when the session ends.
+	tempCheckpoints string
 }
 
 // New builds the session's agent and gives it a fresh session; nothing is

@@ -1,0 +1,94 @@
+package session
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/agenttui/agenttui/internal/sanitize"
+	"github.com/agenttui/agenttui/runtime/journal"
+	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/tool"
+)
+
+// PrintList writes the sessions of workspace as agenttui sessions lists
+// them: one line each, newest first, with what their checkpoints take on
+// disk, then how to resume one.
+func PrintList(w io.Writer, workspace string) error {
+	dir, err := journal.Dir()
+	if err != nil {
+		return err
+	}
+	all, notes := journal.List(dir, workspace)
+	if len(all) == 0 {
+		fmt.Fprintf(w, "No sessions for %s yet.\n", sanitize.Line(workspace))
+	} else {
+		// The trace column is shown once any session was traced, so a
+		// session can be found in a tracing backend.
+		traced := false
+		for _, rp := range all {
+			traced = traced || rp.Header.TraceID != ""
+		}
+		tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+		head := "ID\tSTARTED\tLAST ACTIVITY\tOUTCOME\t"
+		if traced {
+			head += "TRACE\t"
+		}
+		fmt.Fprintln(tw, head+"TOKENS IN/OUT\tCOST\tCHECKPOINTS\tGOAL")
+		for _, rp := range all {
+			s := rp.Describe()
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t", s.ID, s.Started.Local().Format("2006-01-02 15:04"),
+				s.LastActivity.Local().Format("2006-01-02 15:04"), s.Outcome)
+			if traced {
+				trace := sanitize.Line(s.TraceID)
+				if trace == "" {
+					trace = "-"
+				}
+				fmt.Fprintf(tw, "%s\t", trace)
+			}
+			cost := "-"
+			if s.Usage.CostUSD != nil {
+				cost = model.Dollars(*s.Usage.CostUSD)
+			}
+			size := "-"
+			if n := dirBytes(CheckpointDir(dir, s.ID)); n > 0 {
+				size = tool.FormatSize(n)
+			}
+			fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\n", model.CountTokens(s.Usage.InputTokens), model.CountTokens(s.Usage.OutputTokens), cost,
+				size, cut(sanitize.Line(journal.FirstLine(s.Goal)), 60))
+		}
+		tw.Flush()
+		fmt.Fprintln(w, "\nResume one with: agenttui --resume ID   (or agenttui run --resume ID)")
+		fmt.Fprintln(w, "Make one a demo that plays itself with: agenttui sessions export ID --out demo.json")
+		fmt.Fprintln(w, "Go back to an earlier point with: agenttui sessions rewind ID (lists its points)")
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(w, "(%d journal(s) in %s could not be read)\n", len(notes), dir)
+	}
+	return nil
+}
+
+// dirBytes returns the bytes of the files under dir; 0 when there is none.
+func dirBytes(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// cut shortens s to n runes, with an ellipsis when it was longer.
+func cut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
