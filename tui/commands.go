@@ -58,6 +58,9 @@ func commands() []command {
 		cmd("clear", "", "start a new session in this console", (*Model).cmdClear),
 		cmd("sessions", "", "list this workspace's sessions", (*Model).cmdSessions),
 		cmd("resume", "<id>", "open a session of this workspace and carry it on", (*Model).cmdResume),
+		cmd("undo", "", "put back the files the last reply changed, after showing what it writes", (*Model).cmdUndo),
+		cmd("redo", "", "take back the last undo", (*Model).cmdRedo),
+		cmd("rewind", "", "go back to an earlier point: code, conversation or both", (*Model).cmdRewind),
 		cmd("export", "[file]", "write the transcript as Markdown", (*Model).cmdExport),
 		cmd("quit", "", "quit the console", (*Model).cmdQuit),
 	}

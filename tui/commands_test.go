@@ -73,7 +73,7 @@ func runCmd(cmd tea.Cmd) tea.Msg {
 						run(c)
 					}
 				}
-			case compacted, sessionSwitched, sessionsListed, tea.QuitMsg:
+			case compacted, sessionSwitched, sessionsListed, restorePlanned, restoreDone, tea.QuitMsg:
 				return m
 			}
 		case <-timeout:
@@ -94,7 +94,7 @@ func TestUnknownCommandIsNeverSent(t *testing.T) {
 	}
 	// The list is longer than the screen is wide: the note line holds it
 	// whole, the transcript wraps it.
-	if want := "unknown command /frobnicate; the commands are /help /mode /model /reasoning /compact /clear /sessions /resume /export /quit"; !strings.HasPrefix(h.m.note, want) {
+	if want := "unknown command /frobnicate; the commands are /help /mode /model /reasoning /compact /clear /sessions /resume /undo /redo /rewind /export /quit"; !strings.HasPrefix(h.m.note, want) {
 		t.Fatalf("note %q, want it to begin %q", h.m.note, want)
 	}
 	mustContain(t, h.view(), "unknown command /frobnicate; the commands are /help /mode /model /reasoning", "/quit (start with // to send")
@@ -290,7 +290,7 @@ func TestSlashMenu(t *testing.T) {
 	h := newHarness(t, Options{})
 	h.typeText("/")
 	screen := h.view()
-	mustContain(t, screen, "▸ /help", "every key and command", "/mode <ask|reads|auto|plan>", "… 4 more", "tab complete")
+	mustContain(t, screen, "▸ /help", "every key and command", "/mode <ask|reads|auto|plan>", "… 7 more", "tab complete")
 	// However small the terminal, the menu leaves the screen whole.
 	for _, size := range [][2]int{{MinWidth, MinHeight}, {60, 16}, {120, 40}} {
 		h.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})

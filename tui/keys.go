@@ -7,6 +7,8 @@ import (
 	"github.com/agenttui/agenttui/tui/detail"
 	"github.com/agenttui/agenttui/tui/grant"
 	"github.com/agenttui/agenttui/tui/input"
+	"github.com/agenttui/agenttui/tui/restore"
+	"github.com/agenttui/agenttui/tui/rewind"
 	"github.com/agenttui/agenttui/tui/transcript"
 )
 
@@ -53,6 +55,10 @@ type KeyMap struct {
 	Board board.KeyMap
 	// Grant are the grant chooser's keys.
 	Grant grant.KeyMap
+	// Rewind and Restore are the keys of the /rewind picker and of a
+	// restore's preview.
+	Rewind  rewind.KeyMap
+	Restore restore.KeyMap
 	// Transcript are the transcript's scrolling keys.
 	Transcript transcript.KeyMap
 	// Diff are the full-screen diff's keys.
@@ -67,6 +73,8 @@ func DefaultKeyMap() KeyMap {
 		Global:     DefaultGlobalKeys(),
 		Board:      board.DefaultKeyMap(),
 		Grant:      grant.DefaultKeyMap(),
+		Rewind:     rewind.DefaultKeyMap(),
+		Restore:    restore.DefaultKeyMap(),
 		Transcript: transcript.DefaultKeyMap(),
 		Diff:       detail.DefaultKeyMap(),
 		Input:      input.DefaultKeyMap(),

@@ -25,6 +25,8 @@ import (
 	"github.com/agenttui/agenttui/tui/internal/text"
 	"github.com/agenttui/agenttui/tui/markdown"
 	"github.com/agenttui/agenttui/tui/mdtranscript"
+	"github.com/agenttui/agenttui/tui/restore"
+	"github.com/agenttui/agenttui/tui/rewind"
 	"github.com/agenttui/agenttui/tui/transcript"
 )
 
@@ -90,9 +92,16 @@ type Model struct {
 	input      input.Box
 	grant      grant.Chooser
 	diffScreen detail.DiffScreen
-	servers    serverLine
-	status     statusBar
-	help       helpOverlay
+	// rewind is the /rewind picker; restoreScreen shows a planned restore
+	// (pendingRestore) for the person to confirm, and replanRestore plans
+	// it anew when the workspace moves under it.
+	rewind         rewind.Picker
+	restoreScreen  restore.Screen
+	pendingRestore *runtime.Restore
+	replanRestore  func(ctx context.Context) (*runtime.Restore, error)
+	servers        serverLine
+	status         statusBar
+	help           helpOverlay
 
 	spin    spinner.Model
 	ticking bool
@@ -202,6 +211,11 @@ func New(opts Options) Model {
 		m.input.SetHistory(opts.History.Entries())
 	}
 	m.grant = grant.New(m.keys.Grant, m.styles)
+	m.rewind = rewind.New(m.keys.Rewind, m.styles)
+	m.restoreScreen = restore.New(m.keys.Restore, m.styles)
+	if opts.Grace != 0 {
+		m.rewind.Grace, m.restoreScreen.Grace = max(opts.Grace, 0), max(opts.Grace, 0)
+	}
 	m.tick = opts.Tick
 	if m.tick == nil {
 		m.tick = tea.Tick
@@ -233,6 +247,9 @@ func New(opts Options) Model {
 // realModelHint is the line the demo shows about using a real model.
 const realModelHint = "Demo mode · to use a real model: export OPENAI_API_KEY=… and run agenttui --model openai:gpt-5 " +
 	"(or anthropic:… with ANTHROPIC_API_KEY, or OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama)"
+
+// overlaid says a restore's picker or preview holds the screen.
+func (m *Model) overlaid() bool { return m.restoreScreen.Shown() || m.rewind.Shown() }
 
 // Init starts listening to the Bridge, opens the session when Options.Open
 // is set, and starts the run when a goal was given. Init's commands run
@@ -322,6 +339,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.switched(msg))
 	case sessionsListed:
 		m.listed(msg)
+	case restorePlanned:
+		cmds = append(cmds, m.planned(msg))
+	case restoreDone:
+		cmds = append(cmds, m.restored(msg))
 	case tea.MouseMsg:
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
@@ -342,7 +363,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pilotWake:
 		cmds = append(cmds, m.wakePilot(msg))
 	default:
-		if input.IsShiftEnter(msg) && m.focus == focusInput && !m.help.open && !m.grant.Shown() && !m.diffScreen.Shown() {
+		if input.IsShiftEnter(msg) && m.focus == focusInput && !m.help.open && !m.grant.Shown() && !m.diffScreen.Shown() && !m.overlaid() {
 			m.input.Newline()
 		}
 	}
@@ -386,6 +407,12 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.diffScreen.Shown() {
 		return m.diffKey(msg)
+	}
+	if m.restoreScreen.Shown() {
+		return m.restoreKey(msg)
+	}
+	if m.rewind.Shown() {
+		return m.rewindKey(msg)
 	}
 	if m.focus == focusInput && m.input.Overlay() && key.Matches(msg, m.input.Keys.Close, m.input.Keys.Complete) {
 		// The menu or the history search is open: Esc closes it and Tab

@@ -119,6 +119,9 @@ type Options struct {
 	// place (/resume id): its history is shown, and an interrupted
 	// session carries on.
 	Resume func(id string) (Opened, error)
+	// Restores undoes, redoes and rewinds the session's changes (/undo,
+	// /redo, /rewind).
+	Restores Restorer
 	// ExportDir is where /export writes a file given without a folder;
 	// empty means the Workspace.
 	ExportDir string

@@ -123,6 +123,10 @@ func (m Model) View() string {
 		parts = append(parts, m.help.View(m.styles, *m.keys, m.width, s.transcript+s.board+s.detail))
 	case m.diffScreen.Shown():
 		parts = append(parts, m.diffScreen.View(m.width, s.transcript+s.board+s.detail, m.detail.LayoutAt(m.width)))
+	case m.restoreScreen.Shown():
+		parts = append(parts, m.restoreScreen.View(m.width, s.transcript+s.board+s.detail))
+	case m.rewind.Shown():
+		parts = append(parts, m.rewind.View(m.width, s.transcript+s.board+s.detail))
 	default:
 		parts = append(parts,
 			m.transcript.View(m.width, s.transcript, m.focus == focusTranscript),
@@ -262,6 +266,14 @@ func (m Model) hints() string {
 		return "esc/? close help"
 	case m.diffScreen.Shown():
 		return "↑↓ pgup pgdn scroll · v layout · esc close · y approve · n skip"
+	case m.restoreScreen.Shown() && !m.restoreScreen.Armed(m.now()):
+		return "keys paused ½ s: look at what the restore writes first · n cancel"
+	case m.restoreScreen.Shown():
+		return "↑↓ file · pgup pgdn scroll · o overwrite a conflicting file · y confirm · n cancel"
+	case m.rewind.Shown() && !m.rewind.Armed(m.now()):
+		return "keys paused ½ s: look at the points first · esc cancel"
+	case m.rewind.Shown():
+		return "↑↓ choose a point · 1 code and conversation · 2 code only · 3 conversation only · esc cancel"
 	case m.grant.Shown() && !m.board.Armed():
 		return "grant keys paused ½ s: the approvals just changed · esc close"
 	case m.grant.Shown():

@@ -142,6 +142,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 			return c.host.Effort()
 		},
 		Compact:    c.host.Compact,
+		Restores:   c.host,
 		NewSession: c.newSession,
 		Sessions:   c.sessions,
 		Resume:     c.resumeSession,
