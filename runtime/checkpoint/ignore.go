@@ -1,18 +1,14 @@
 package checkpoint
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-)
 
-// The ignore files read in every folder of a walk, lowest priority first:
-// .ignore (ripgrep's file for what git should keep but tools should not
-// see) wins over .gitignore, as in the workspace package.
-var ignoreFiles = [...]string{".gitignore", ".ignore"}
+	"github.com/agenttui/agenttui/internal/ignore"
+)
 
 // ignoreRules are the patterns in force in one folder of a walk, lowest
 // priority first. A value is never changed once built: the walk's
@@ -35,27 +31,7 @@ func (r *ignoreRules) with(ps []gitignore.Pattern) *ignoreRules {
 // workspace root) is ignored: the last pattern that matches decides, and a
 // negated one (!) keeps the path.
 func (r *ignoreRules) ignored(comps []string, isDir bool) bool {
-	for i := len(r.patterns) - 1; i >= 0; i-- {
-		if m := r.patterns[i].Match(comps, isDir); m != gitignore.NoMatch {
-			return m == gitignore.Exclude
-		}
-	}
-	return false
-}
-
-// parseIgnore turns the text of an ignore file into patterns relative to
-// the folder domain. Blank lines and comments are skipped, and a CR before
-// the newline is dropped, as git does.
-func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
-	var ps []gitignore.Pattern
-	for line := range bytes.SplitSeq(data, []byte("\n")) {
-		s := strings.TrimSuffix(string(line), "\r")
-		if strings.HasPrefix(s, "#") || strings.TrimSpace(s) == "" {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(s, domain))
-	}
-	return ps
+	return ignore.Excluded(r.patterns, comps, isDir)
 }
 
 // maxIgnoreFile bounds what is read of one ignore file.
@@ -76,9 +52,9 @@ func readIgnore(abs string) []byte {
 // components are comps.
 func (s *Store) ownRules(rel string, comps []string) []gitignore.Pattern {
 	var ps []gitignore.Pattern
-	for _, name := range ignoreFiles {
+	for _, name := range ignore.Files {
 		if data := readIgnore(filepath.Join(s.abs(rel), name)); data != nil {
-			ps = append(ps, parseIgnore(data, comps)...)
+			ps = append(ps, ignore.Parse(data, comps)...)
 		}
 	}
 	return ps
@@ -93,7 +69,7 @@ func (s *Store) ownRules(rel string, comps []string) []gitignore.Pattern {
 func (s *Store) rulesAt(rel string) *ignoreRules {
 	r := &ignoreRules{}
 	if data := readIgnore(filepath.Join(s.ws, ".git", "info", "exclude")); data != nil {
-		r.patterns = parseIgnore(data, nil)
+		r.patterns = ignore.Parse(data, nil)
 	}
 	if rel == "." {
 		return r

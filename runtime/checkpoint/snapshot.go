@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agenttui/agenttui/internal/ignore"
 )
 
 // Snapshot records the current state of roots (workspace-relative). A root
@@ -239,7 +241,7 @@ func (w *walk) dir(rel string, rules *ignoreRules) (h sum, why string, err error
 		comps = strings.Split(rel, "/")
 	}
 	for _, e := range ents {
-		if n := e.Name(); (n == ignoreFiles[0] || n == ignoreFiles[1]) && e.Type().IsRegular() {
+		if n := e.Name(); ignore.IsFile(n) && e.Type().IsRegular() {
 			rules = rules.with(w.s.ownRules(rel, comps))
 			break
 		}

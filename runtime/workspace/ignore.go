@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"bytes"
 	"os"
 	"path"
 	"path/filepath"
@@ -10,13 +9,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
+	"github.com/agenttui/agenttui/internal/ignore"
 	"github.com/agenttui/agenttui/internal/xdg"
 )
-
-// The ignore files read in every folder of a walk, lowest priority first:
-// .ignore (ripgrep's file for what git should keep but searches should not
-// see) wins over .gitignore.
-var ignoreFiles = [...]string{".gitignore", ".ignore"}
 
 // ignoreRules are the ignore patterns in force in one folder of a walk: the
 // global excludes file, the repository's info/exclude, and the ignore files
@@ -58,31 +53,7 @@ func (r *ignoreRules) comps(rel string) []string {
 // returns them) is ignored: the last pattern that matches decides, and a
 // negated one (!) keeps the path.
 func (r *ignoreRules) ignored(comps []string, isDir bool) bool {
-	if !r.active() {
-		return false
-	}
-	// gitignore.Matcher does the same, through an allocation per call.
-	for i := len(r.patterns) - 1; i >= 0; i-- {
-		if m := r.patterns[i].Match(comps, isDir); m != gitignore.NoMatch {
-			return m == gitignore.Exclude
-		}
-	}
-	return false
-}
-
-// parseIgnore turns the text of an ignore file into patterns relative to
-// the folder domain. Blank lines and comments are skipped, and a CR before
-// the newline is dropped, as git does.
-func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
-	var ps []gitignore.Pattern
-	for line := range bytes.SplitSeq(data, []byte("\n")) {
-		s := strings.TrimSuffix(string(line), "\r")
-		if strings.HasPrefix(s, "#") || strings.TrimSpace(s) == "" {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(s, domain))
-	}
-	return ps
+	return r.active() && ignore.Excluded(r.patterns, comps, isDir)
 }
 
 // baseRules returns the rules that come from outside the workspace: the
@@ -96,7 +67,7 @@ func (w *Workspace) baseRules() *ignoreRules {
 	common := commonGitDir(repo)
 	var globals []gitignore.Pattern
 	if data, err := os.ReadFile(globalExcludesFile(common)); err == nil {
-		globals = parseIgnore(data, nil)
+		globals = ignore.Parse(data, nil)
 	}
 	alone := &ignoreRules{patterns: globals}
 	if repo == "" {
@@ -108,16 +79,16 @@ func (w *Workspace) baseRules() *ignoreRules {
 	}
 	r := &ignoreRules{patterns: globals, base: base}
 	if data, err := os.ReadFile(filepath.Join(common, "info", "exclude")); err == nil {
-		r.patterns = append(r.patterns, parseIgnore(data, nil)...)
+		r.patterns = append(r.patterns, ignore.Parse(data, nil)...)
 	}
 	for i := range base {
 		dir := filepath.Join(append([]string{repo}, base[:i]...)...)
 		if i > 0 && r.ignored(base[:i], true) {
 			return alone
 		}
-		for _, name := range ignoreFiles {
+		for _, name := range ignore.Files {
 			if data, err := readRegular(filepath.Join(dir, name)); err == nil {
-				r.patterns = append(r.patterns, parseIgnore(data, base[:i])...)
+				r.patterns = append(r.patterns, ignore.Parse(data, base[:i])...)
 			}
 		}
 	}
@@ -254,13 +225,13 @@ func (w *Workspace) rulesAt(root *os.Root, rel string) *ignoreRules {
 // ownRules reads the ignore files of the workspace folder rel.
 func ownRules(root *os.Root, rel string, r *ignoreRules) []gitignore.Pattern {
 	var ps []gitignore.Pattern
-	for _, name := range ignoreFiles {
+	for _, name := range ignore.Files {
 		p := path.Join(rel, name)
 		if info, err := root.Lstat(p); err != nil || !info.Mode().IsRegular() {
 			continue
 		}
 		if data, err := root.ReadFile(p); err == nil {
-			ps = append(ps, parseIgnore(data, r.comps(rel))...)
+			ps = append(ps, ignore.Parse(data, r.comps(rel))...)
 		}
 	}
 	return ps

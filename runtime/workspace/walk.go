@@ -14,6 +14,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"golang.org/x/sys/unix"
+
+	"github.com/agenttui/agenttui/internal/ignore"
 )
 
 // walker walks a folder of the workspace on several goroutines at once,
@@ -358,14 +360,14 @@ func (r *walkRun) listDir(j job, first bool) error {
 // ownPatterns reads the ignore files among the entries of the open folder.
 func (r *walkRun) ownPatterns(dir *openDir, ents []fs.DirEntry, comps []string) []gitignore.Pattern {
 	var ps []gitignore.Pattern
-	for _, name := range ignoreFiles {
+	for _, name := range ignore.Files {
 		i, found := slices.BinarySearchFunc(ents, name, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
 		if !found || !ents[i].Type().IsRegular() {
 			continue
 		}
 		var buf []byte
 		if data, _, err := dir.readFileAt(name, 1<<20, &buf); err == nil && data != nil {
-			ps = append(ps, parseIgnore(data, comps)...)
+			ps = append(ps, ignore.Parse(data, comps)...)
 		}
 	}
 	return ps
