@@ -9,18 +9,17 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
+	"github.com/agenttui/agenttui/tui/internal/parttest"
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // TestMain draws everything without colour, so the goldens hold only text
 // and no test depends on the terminal it runs in.
 func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii)
-	lipgloss.SetHasDarkBackground(true)
+	parttest.Colourless()
 	os.Exit(m.Run())
 }
 
@@ -30,9 +29,7 @@ var (
 	later = t0.Add(time.Second)
 )
 
-// hostile is text from outside that tries to clear the screen, set the
-// clipboard and plant a link.
-const hostile = "\x1b[2J\x1b]52;c;ZXZpbA==\x07\x1b]8;;http://evil.example\x07click\x1b]8;;\x07 me\r"
+const hostile = parttest.Hostile
 
 const pagerNow = `package pager
 
@@ -102,9 +99,7 @@ func hostilePreview() Preview {
 	}
 }
 
-func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
-
-func paste(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s), Paste: true} }
+var runes, paste = parttest.Runes, parttest.Paste
 
 var (
 	enter  = tea.KeyMsg{Type: tea.KeyEnter}
@@ -379,37 +374,10 @@ func TestEveryWidthFits(t *testing.T) {
 	}
 }
 
-// checkScreen fails unless out has h lines of at most w columns and no
-// escape sequence (the tests draw without colour).
-func checkScreen(t *testing.T, out string, w, h int) {
-	t.Helper()
-	lines := strings.Split(out, "\n")
-	if len(lines) != h {
-		t.Fatalf("%d×%d: drew %d lines", w, h, len(lines))
-	}
-	for _, l := range lines {
-		if n := ansi.StringWidth(l); n > w {
-			t.Fatalf("%d×%d: a line is %d columns wide: %q", w, h, n, l)
-		}
-	}
-	if lipgloss.ColorProfile() == termenv.Ascii && strings.ContainsAny(out, "\x1b\x07\r") {
-		t.Fatalf("%d×%d: an escape or control character reached the output: %q", w, h, out)
-	}
-}
+var checkScreen = parttest.CheckScreen
 
 // heights are the heights the fitting tests draw at: every one up to where
 // the footer no longer crowds the diff, then taller ones.
 var heights = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 17, 20, 30}
 
-// widths returns the widths the fitting tests draw at: every one up to 48,
-// where cutting and wrapping change most, then every fifth to 163, past
-// the width where the diff turns side by side.
-func widths() []int {
-	var ws []int
-	for w := 1; w <= 163; w++ {
-		if w <= 48 || w%5 == 3 {
-			ws = append(ws, w)
-		}
-	}
-	return ws
-}
+var widths = parttest.Widths
