@@ -31,17 +31,7 @@ func Restored(calls []UndoneCall, files []RestoredFile, kept []string) string {
 	b.WriteString("[agenttui] The person undid the changes these earlier calls made to the workspace, " +
 		"so they are no longer in place: ")
 	writeCalls(&b, calls)
-	b.WriteString(".")
-	if len(files) > 0 {
-		b.WriteString(" Files put back as they were before those calls: ")
-		for i, f := range files {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%s (%s)", f.Path, f.How)
-		}
-		b.WriteString(".")
-	}
+	writeFiles(&b, " Files put back as they were before those calls: ", files, true)
 	writeKept(&b, kept)
 	b.WriteString(" Read a file again before relying on what you knew of it.")
 	return b.String()
@@ -54,17 +44,7 @@ func Redone(calls []UndoneCall, files []RestoredFile, kept []string) string {
 	b.WriteString("[agenttui] The person redid changes that an undo had taken back; these calls' changes " +
 		"are in the workspace again: ")
 	writeCalls(&b, calls)
-	b.WriteString(".")
-	if len(files) > 0 {
-		b.WriteString(" Files written: ")
-		for i, f := range files {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(f.Path)
-		}
-		b.WriteString(".")
-	}
+	writeFiles(&b, " Files written: ", files, false)
 	writeKept(&b, kept)
 	return b.String()
 }
@@ -105,6 +85,26 @@ func writeCalls(b *strings.Builder, calls []UndoneCall) {
 	if len(calls) == 0 {
 		b.WriteString("(none recorded)")
 	}
+}
+
+// writeFiles ends the list of calls and, when there are files, lists them
+// after head, each with how it was restored when how is set.
+func writeFiles(b *strings.Builder, head string, files []RestoredFile, how bool) {
+	b.WriteString(".")
+	if len(files) == 0 {
+		return
+	}
+	b.WriteString(head)
+	for i, f := range files {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.Path)
+		if how {
+			fmt.Fprintf(b, " (%s)", f.How)
+		}
+	}
+	b.WriteString(".")
 }
 
 func writeKept(b *strings.Builder, kept []string) {
