@@ -70,6 +70,37 @@ func runRewind(args []string, stdout io.Writer) (int, error) {
 	return 0, nil
 }
 
+// runRemove is "agenttui sessions rm ID...": it deletes sessions of the
+// workspace, their journals and their checkpoints together.
+func runRemove(args []string, stdout io.Writer) (int, error) {
+	var dir string
+	ids, err := parseInterleaved("agenttui sessions rm", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&dir, "workspace", "", "the sessions' workspace (default: the current folder)")
+	}, stdout, "ID...")
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0, err
+	case err != nil:
+		return 2, err
+	case len(ids) == 0:
+		return 2, usagef("agenttui sessions rm takes the ids of the sessions to delete (agenttui sessions lists them)")
+	}
+	ws, err := resolveWorkspace(dir)
+	if err != nil {
+		return 2, err
+	}
+	for _, id := range ids {
+		var bad *session.Error
+		if err := session.Remove(ws, id); errors.As(err, &bad) {
+			return 2, usageError{bad.Error()}
+		} else if err != nil {
+			return 1, err
+		}
+		fmt.Fprintf(stdout, "Deleted session %s and its checkpoints.\n", id)
+	}
+	return 0, nil
+}
+
 // parseInterleaved parses a subcommand's flags, which may come before or
 // after its arguments, and returns the arguments; -h prints the usage line
 // and the flags to help.

@@ -129,4 +129,19 @@ func TestSessionsRewindHeadless(t *testing.T) {
 	if r := c.run(t, "sessions", "rewind", id, "--to", "1", "--code", "--conversation"); r.code != 2 {
 		t.Fatalf("two choices: exit %d, %s", r.code, r.stderr)
 	}
+
+	// Deleting the session deletes its checkpoints with it.
+	sessions := filepath.Join(c.state, "agenttui", "sessions")
+	if _, err := os.Stat(filepath.Join(sessions, id+".checkpoints")); err != nil {
+		t.Fatalf("no checkpoints folder beside the journal: %v", err)
+	}
+	if r := c.run(t, "sessions", "rm", id); r.code != 0 || !strings.Contains(r.stdout, "Deleted session "+id) {
+		t.Fatalf("rm: exit %d, %s %s", r.code, r.stdout, r.stderr)
+	}
+	if left, _ := os.ReadDir(sessions); len(left) != 0 {
+		t.Fatalf("left in the sessions folder: %v", left)
+	}
+	if r := c.run(t, "sessions", "rm", id); r.code != 2 || !strings.Contains(r.stderr, "no such session") {
+		t.Fatalf("rm again: exit %d, %s", r.code, r.stderr)
+	}
 }

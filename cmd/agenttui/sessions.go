@@ -34,6 +34,9 @@ func runSessions(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) > 0 && args[0] == "rewind" {
 		return runRewind(args[1:], stdout)
 	}
+	if len(args) > 0 && args[0] == "rm" {
+		return runRemove(args[1:], stdout)
+	}
 	o, err := parseOptions("agenttui sessions", args, false, stdout)
 	if err != nil {
 		return 2, err

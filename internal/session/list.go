@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"text/tabwriter"
 
@@ -91,4 +92,24 @@ func cut(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// Remove deletes session id of workspace: its journal and its checkpoints.
+// A session of another workspace is refused, as resuming it would be.
+func Remove(workspace, id string) error {
+	rp, err := Load(workspace, id)
+	if err != nil {
+		return err
+	}
+	dir, err := journal.Dir()
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(CheckpointDir(dir, rp.Header.Session)); err != nil {
+		return fmt.Errorf("removing the checkpoints of session %s: %w", rp.Header.Session, err)
+	}
+	if err := os.Remove(rp.Path); err != nil {
+		return fmt.Errorf("removing the journal of session %s: %w", rp.Header.Session, err)
+	}
+	return nil
 }
