@@ -180,7 +180,8 @@ func (s *Session) planCode(ctx context.Context, r *Restore) error {
 		}
 		changes, err := store.Store.Diff(ch.Before, ch.After)
 		if err != nil {
-			return fmt.Errorf("reading the checkpoint of %s: %w", s.describeChange(ch), err)
+			return fmt.Errorf("the checkpoint of %s cannot be read, so its changes cannot be taken back "+
+				"(past their cap the oldest checkpoints are dropped): %w", s.describeChange(ch), err)
 		}
 		for _, c := range changes {
 			w, ok := wants[c.Path]
