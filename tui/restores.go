@@ -206,13 +206,18 @@ func (m *Model) restored(msg restoreDone) tea.Cmd {
 		return m.startQueued()
 	}
 	var b strings.Builder
-	b.WriteString(msg.r.Title)
-	fmt.Fprintf(&b, ": %d path(s) written", len(msg.fin.Written))
-	if n := len(msg.fin.Kept); n > 0 {
-		fmt.Fprintf(&b, ", %d kept as they are (changed since): %s", n, strings.Join(msg.fin.Kept, ", "))
+	b.WriteString(msg.r.Title + ": ")
+	if msg.r.Plan != nil {
+		fmt.Fprintf(&b, "%d path(s) written", len(msg.fin.Written))
+		if n := len(msg.fin.Kept); n > 0 {
+			fmt.Fprintf(&b, ", %d kept as they are (changed since): %s", n, strings.Join(msg.fin.Kept, ", "))
+		}
+		b.WriteString("; ")
 	}
 	if msg.r.Messages >= 0 {
-		b.WriteString("; the conversation went back: the model no longer reads what follows this point above")
+		fmt.Fprintf(&b, "the model no longer reads turn %d and what came after it, shown above", msg.r.Turn)
+	} else {
+		b.WriteString("the conversation is as it was")
 	}
 	if msg.fin.Note != "" {
 		b.WriteString("; the model is told with your next message")
