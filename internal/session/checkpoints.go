@@ -57,6 +57,8 @@ func OpenStore(ctx context.Context, o Options, dir string, agent *runtime.Agent,
 	var maxBytes int64
 	if c := o.Config; c != nil {
 		co.MaxFileBytes, maxBytes = c.Checkpoints.MaxFileBytes, c.Checkpoints.MaxBytes
+		// One snapshot larger than the whole cap could never be kept.
+		co.MaxSnapshotBytes = maxBytes
 	}
 	store, err := checkpoint.Open(co)
 	if err != nil {

@@ -54,7 +54,21 @@ type Options struct {
 	Workspace string
 	// MaxFileBytes bounds the files captured; 0 means DefaultMaxFileBytes.
 	MaxFileBytes int64
+	// MaxSnapshotBytes bounds the files one snapshot records, together; 0
+	// means DefaultMaxSnapshotBytes. A snapshot past it is abandoned with
+	// ErrTooLarge, having stored nothing.
+	MaxSnapshotBytes int64
 }
+
+// DefaultMaxSnapshotBytes is the bound of one snapshot when
+// Options.MaxSnapshotBytes is 0: recording a larger workspace before a shell
+// command would hold the command up for long and copy the workspace into
+// the store.
+const DefaultMaxSnapshotBytes = 1 << 30
+
+// ErrTooLarge is returned by Snapshot when the files to record pass
+// Options.MaxSnapshotBytes.
+var ErrTooLarge = errors.New("checkpoint: the files to record are larger than the bound of one snapshot")
 
 // EntryType is the kind of a recorded path.
 type EntryType uint8
@@ -133,6 +147,8 @@ type Store struct {
 	dir string
 	ws  string
 	max int64
+	// maxTotal bounds the files one snapshot records together.
+	maxTotal int64
 	// skipRel is the store's own folder relative to the workspace when it
 	// lies inside it ("" otherwise): snapshots must not record themselves.
 	skipRel string
@@ -189,6 +205,10 @@ func Open(o Options) (*Store, error) {
 		stat:  map[string]*statDir{},
 		known: map[sum]struct{}{},
 		index: map[sum]packLoc{},
+	}
+	s.maxTotal = o.MaxSnapshotBytes
+	if s.maxTotal <= 0 {
+		s.maxTotal = DefaultMaxSnapshotBytes
 	}
 	if s.max <= 0 {
 		s.max = DefaultMaxFileBytes

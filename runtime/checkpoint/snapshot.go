@@ -203,7 +203,11 @@ func (w *walk) entry(rel string, st fileStat, rules *ignoreRules, prev *statEntr
 		w.mu.Lock()
 		w.files++
 		w.bytes += e2.size
+		over := w.bytes > w.s.maxTotal
 		w.mu.Unlock()
+		if over {
+			return e, nil, fmt.Errorf("%w (%d MiB)", ErrTooLarge, w.s.maxTotal>>20)
+		}
 		return e2, cur, nil
 	case st.mode&fs.ModeSymlink != 0:
 		e, err := w.s.captureLink(rel, st, w.b)

@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -173,5 +174,30 @@ func TestStoreInsideWorkspaceLeftOut(t *testing.T) {
 	t2 := snap(t, s, ".")
 	if got := describe(diff(t, s, t1, t2)); got != "b.txt none->file:644 +1 -0" {
 		t.Fatalf("the store recorded itself: %s", got)
+	}
+}
+
+// A snapshot whose files pass the bound of one snapshot is abandoned with
+// ErrTooLarge and stores nothing; a smaller root still records.
+func TestSnapshotPastItsBound(t *testing.T) {
+	ws := t.TempDir()
+	for i := range 8 {
+		put(t, ws, fmt.Sprintf("big/f%d.bin", i), strings.Repeat(fmt.Sprint(i), 1<<10), 0o644)
+	}
+	put(t, ws, "small.txt", "small\n", 0o644)
+	s, err := Open(Options{Dir: t.TempDir(), Workspace: ws, MaxSnapshotBytes: 4 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	before, _ := s.Size()
+	if _, err := s.Snapshot(context.Background(), []string{"."}); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("err %v, want ErrTooLarge", err)
+	}
+	if after, _ := s.Size(); after != before {
+		t.Fatalf("the abandoned snapshot stored %d bytes", after-before)
+	}
+	if tr, err := s.Snapshot(context.Background(), []string{"small.txt"}); err != nil || tr.Files != 1 {
+		t.Fatalf("a small root: %+v, %v", tr, err)
 	}
 }
