@@ -366,3 +366,35 @@ func TestCheckpointCapDropsTheOldest(t *testing.T) {
 		t.Fatalf("undoing the dropped checkpoint: %v", err)
 	}
 }
+
+// A checkpoint that cannot be taken (here, a workspace past the bound of
+// one snapshot) is said, the calls run all the same, and there is nothing
+// to undo.
+func TestCallsRunWhenNoCheckpointCanBeTaken(t *testing.T) {
+	dir, a, s, _ := setup(t, step("", call("run_shell", map[string]any{"command": "echo more >> a.txt"})), finish("done"))
+	small, err := checkpoint.Open(checkpoint.Options{Dir: t.TempDir(), Workspace: dir, MaxSnapshotBytes: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close()
+	s.Checkpoints.Store = small
+	var notices []string
+	a.Sink = func(e runtime.Event) {
+		if n, ok := e.(runtime.Notice); ok {
+			notices = append(notices, n.Text)
+		}
+	}
+	if out := a.Run(context.Background(), s, "go"); out.Status != runtime.StatusSucceeded {
+		t.Fatalf("%+v", out)
+	}
+	if len(notices) != 1 || !strings.Contains(notices[0], "no checkpoint could be taken before turn 1's changes") ||
+		!strings.Contains(notices[0], "/undo cannot take them back") {
+		t.Fatalf("notices %q", notices)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "alpha\nbeta\nmore\n" {
+		t.Fatalf("the shell call did not run: %q", b)
+	}
+	if _, err := s.PlanUndo(context.Background()); !errors.Is(err, runtime.ErrNothingToRestore) {
+		t.Fatalf("undo: %v", err)
+	}
+}
