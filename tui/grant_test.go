@@ -222,7 +222,12 @@ func TestGrantReleasesWaitingCalls(t *testing.T) {
 		teatest.WaitFor(t, tm.Output(), ok, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
 	}
 	has := func(s string) func([]byte) bool { return func(b []byte) bool { return bytes.Contains(b, []byte(s)) } }
-	wait("both writes asking", has("2 need(s) approval"))
+	// The board counts a call as needing approval from its decision on;
+	// the request that g answers comes after its preview. The hint offers
+	// g once the focused call's request is there.
+	wait("both writes asking", func(b []byte) bool {
+		return bytes.Contains(b, []byte("2 need(s) approval")) && bytes.Contains(b, []byte("y approve · n skip · g grant"))
+	})
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("g")})
 	wait("the chooser", has("allow write_file within docs/"))
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
