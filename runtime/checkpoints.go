@@ -183,10 +183,10 @@ func (r *replyRun) takeCheckpoint(ctx context.Context) {
 	for _, sk := range tree.Skipped {
 		notCovered = append(notCovered, fmt.Sprintf("%s: %s", sk.Path, sk.Why))
 	}
-	ev := CheckpointTaken{Turn: r.turn, Seq: r.history.nextSeq(), Tree: tree.ID, Roots: tree.Roots, Calls: calls,
+	ev := CheckpointTaken{Turn: r.turn, Seq: r.sess.nextSeq(), Tree: tree.ID, Roots: tree.Roots, Calls: calls,
 		NotCovered: notCovered, Ignored: tree.Ignored, At: Time{r.agent.clock().Now()}}
 	r.emit(ev)
-	r.history.record(ev)
+	r.sess.record(ev)
 	r.checkpoint = &ev
 }
 
@@ -205,8 +205,8 @@ func (r *replyRun) settleCheckpoint(ctx context.Context) {
 		return
 	}
 	r.emit(ev)
-	r.history.record(ev)
-	r.agent.capCheckpoints(r.history, r.store)
+	r.sess.record(ev)
+	r.agent.capCheckpoints(r.sess, r.store)
 }
 
 // settle takes the state after the checkpoint cp and compares it with cp's.
@@ -246,15 +246,12 @@ func fileChanges(changes []checkpoint.Change) []FileChange {
 	return out
 }
 
-// history is a session's workspace changes and points, which the live run
-// and the journal's replay keep by the same events.
-type history struct{ s *Session }
+// nextSeq is the number of the session's next workspace change.
+func (s *Session) nextSeq() int { return len(s.Changes) + 1 }
 
-func (h history) nextSeq() int { return len(h.s.Changes) + 1 }
-
-// record applies a checkpoint event to the session's changes.
-func (h history) record(e Event) {
-	s := h.s
+// record applies a checkpoint or restore event to the session's changes:
+// the live run and the journal's replay keep them by the same events.
+func (s *Session) record(e Event) {
 	switch ev := e.(type) {
 	case CheckpointTaken:
 		s.Changes = append(s.Changes, Change{Seq: ev.Seq, Kind: "reply", Turn: ev.Turn, Before: ev.Tree, Roots: ev.Roots, Calls: ev.Calls,
@@ -273,12 +270,8 @@ func (h history) record(e Event) {
 
 // change returns the change numbered seq, or nil.
 func (s *Session) change(seq int) *Change {
+	// Changes are numbered in the order they are recorded, from 1.
 	if seq < 1 || seq > len(s.Changes) || s.Changes[seq-1].Seq != seq {
-		for i := range s.Changes {
-			if s.Changes[i].Seq == seq {
-				return &s.Changes[i]
-			}
-		}
 		return nil
 	}
 	return &s.Changes[seq-1]
@@ -329,7 +322,7 @@ func (s *Session) finishRestore(ev RestoreFinished) {
 
 // ReplayCheckpoint applies a checkpoint or restore event read from the
 // journal, as the live run applied it.
-func (s *Session) ReplayCheckpoint(e Event) { history{s}.record(e) }
+func (s *Session) ReplayCheckpoint(e Event) { s.record(e) }
 
 // UnfinishedRestore returns the restore the session's record started and
 // did not finish (the process died during it), or nil.
@@ -445,6 +438,6 @@ func (a *Agent) SettleCheckpoints(ctx context.Context, s *Session) {
 			continue
 		}
 		a.emit(ev)
-		history{s}.record(ev)
+		s.record(ev)
 	}
 }

@@ -106,10 +106,10 @@ type replyRun struct {
 	askCtx     context.Context
 
 	// store is the session's checkpoint store, nil when it keeps none;
-	// history records the checkpoint in the session. checkpointed says
+	// sess is the session the checkpoint is recorded in. checkpointed says
 	// the reply's checkpoint was tried, and checkpoint is it, once taken.
 	store        *CheckpointStore
-	history      history
+	sess         *Session
 	checkpointed bool
 	checkpoint   *CheckpointTaken
 }

@@ -141,7 +141,7 @@ func (r *run) invalidResults(reply model.Reply, refusals []string) []tool.Result
 func (r *run) prepareReply(ctx context.Context, turn int, prepared []*Prepared) *replyRun {
 	a := r.agent
 	rr := &replyRun{agent: a, turn: turn, session: r.session.ID, mem: r.session.Memory, emit: a.emit, cat: r.cat,
-		inbox: make(chan any, 3*len(prepared)), store: r.session.Checkpoints, history: history{r.session}}
+		inbox: make(chan any, 3*len(prepared)), store: r.session.Checkpoints, sess: r.session}
 	rr.calls = make([]*callRun, len(prepared))
 	ender := ""
 	for i, p := range prepared {

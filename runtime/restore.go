@@ -226,8 +226,7 @@ func (a *Agent) Restore(ctx context.Context, s *Session, r *Restore, digest stri
 	if err := a.durable(); err != nil {
 		return RestoreFinished{}, errors.New(unrecorded(err))
 	}
-	h := history{s}
-	start := RestoreStarted{Seq: h.nextSeq(), Kind: r.Kind, Messages: r.Messages, Points: r.Points, Turn: r.Turn, At: Time{a.clock().Now()}}
+	start := RestoreStarted{Seq: s.nextSeq(), Kind: r.Kind, Messages: r.Messages, Points: r.Points, Turn: r.Turn, At: Time{a.clock().Now()}}
 	for _, ch := range r.Reverts {
 		start.Reverts = append(start.Reverts, ch.Seq)
 	}
@@ -238,12 +237,12 @@ func (a *Agent) Restore(ctx context.Context, s *Session, r *Restore, digest stri
 		}
 	}
 	a.emit(start)
-	h.record(start)
+	s.record(start)
 	fin := RestoreFinished{Seq: start.Seq, Kind: r.Kind, Messages: r.Messages, Points: r.Points}
 	if err := a.durable(); err != nil {
 		// The intent may not be on disk: nothing is written.
 		fin.RolledBack = true
-		h.record(fin)
+		s.record(fin)
 		return RestoreFinished{}, errors.New(unrecorded(err))
 	}
 	if r.Plan != nil {
@@ -252,7 +251,7 @@ func (a *Agent) Restore(ctx context.Context, s *Session, r *Restore, digest stri
 			fin.RolledBack, fin.Messages = true, -1
 			fin.At = Time{a.clock().Now()}
 			a.emit(fin)
-			h.record(fin)
+			s.record(fin)
 			if errors.Is(err, checkpoint.ErrStale) {
 				return RestoreFinished{}, ErrRestoreStale
 			}
@@ -263,7 +262,7 @@ func (a *Agent) Restore(ctx context.Context, s *Session, r *Restore, digest stri
 	fin.Note = s.restoreNote(r, fin)
 	fin.At = Time{a.clock().Now()}
 	a.emit(fin)
-	h.record(fin)
+	s.record(fin)
 	return fin, nil
 }
 
@@ -337,7 +336,7 @@ func (s *Session) changedSince(point int) []string {
 
 // capCheckpoints drops the oldest checkpoints once the store is past its
 // cap, and says so: the changes they recorded can no longer be undone.
-func (a *Agent) capCheckpoints(h history, store *CheckpointStore) {
+func (a *Agent) capCheckpoints(s *Session, store *CheckpointStore) {
 	limit := store.MaxBytes
 	if limit == 0 {
 		limit = DefaultCheckpointBytes
@@ -349,7 +348,6 @@ func (a *Agent) capCheckpoints(h history, store *CheckpointStore) {
 	if err != nil || size <= limit {
 		return
 	}
-	s := h.s
 	dropped := 0
 	for size > limit {
 		// The oldest change still kept goes first; the newest is never
@@ -428,6 +426,6 @@ func (a *Agent) SettleRestore(ctx context.Context, s *Session) (Notice, bool) {
 		fin.Note = s.restoreNote(r, fin)
 	}
 	a.emit(fin)
-	history{s}.record(fin)
+	s.record(fin)
 	return Notice{Level: "warning", Text: fmt.Sprintf("the %s (change %d) was interrupted when agenttui stopped; it was %s", ch.Kind, ch.Seq, what)}, true
 }

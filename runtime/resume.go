@@ -112,7 +112,7 @@ func (r *run) resume(ctx context.Context, intr *Interrupted) (GoalOutcome, bool)
 // only-reading calls that were caught running are cleared to run again.
 func (r *run) resumedReply(ctx context.Context, intr *Interrupted, prepared []*Prepared) *replyRun {
 	rr := &replyRun{agent: r.agent, turn: intr.Turn, session: r.session.ID, mem: r.session.Memory, emit: r.agent.emit, cat: r.cat,
-		inbox: make(chan any, 3*len(prepared)), store: r.session.Checkpoints, history: history{r.session}}
+		inbox: make(chan any, 3*len(prepared)), store: r.session.Checkpoints, sess: r.session}
 	touches := make([]tool.Touches, len(prepared))
 	for i, p := range prepared {
 		touches[i] = p.Touches

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/checkpoint"
+	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/tui/board"
 	"github.com/agenttui/agenttui/tui/internal/text"
 	"github.com/agenttui/agenttui/tui/restore"
@@ -291,5 +292,5 @@ func content(store *checkpoint.Store, e *checkpoint.Entry) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	return string(b), strings.IndexByte(string(b[:min(len(b), 8000)]), 0) >= 0
+	return string(b), tool.IsBinary(string(b))
 }
