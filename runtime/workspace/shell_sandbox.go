@@ -19,6 +19,31 @@ func (w *Workspace) SetSandbox(sb *sandbox.Sandbox) { w.shell = sb }
 // SetSandbox was not called.
 func (w *Workspace) Sandbox() *sandbox.Sandbox { return w.shell }
 
+// Within returns a workspace over the same root whose run_shell commands,
+// when sandboxed, may change only paths and the sandbox's temporary folder:
+// the tools of a sub-agent that declared the paths it works on. Its sandbox
+// is w's narrowed with sandbox.Sandbox.Within, sharing w's spare helper and
+// temporary folder, so it must not outlive w's sandbox. A relative path is
+// taken from the root; every path is cleaned (textually: symbolic links are
+// not followed), and one that escapes the root is dropped. A path that does
+// not exist yet cannot be created by a sandboxed command (see
+// sandbox.Sandbox.Within). The footprint and the description of its
+// run_shell name these paths; its other tools behave as w's (write_file and
+// edit_file are not narrowed: the runtime holds a sub-agent's writes to its
+// paths by their footprints). Without a sandbox, or with one that is off,
+// run_shell is as w's. Call SetSandbox on w before Within.
+func (w *Workspace) Within(paths []string) *Workspace {
+	var abs []string
+	for _, p := range paths {
+		if p = w.asGiven(p); w.inside(p) {
+			abs = append(abs, p)
+		}
+	}
+	v := *w
+	v.shell = w.shell.Within(abs)
+	return &v
+}
+
 // sandboxed reports whether a call runs in the sandbox: there is one, and
 // the call did not ask to leave it.
 func (w *Workspace) sandboxed(a runShellArgs) bool {

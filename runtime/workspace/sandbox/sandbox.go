@@ -20,6 +20,10 @@
 // spare applies the rules to itself and executes it (see spare_linux.go).
 // Close ends the spare.
 //
+// Within makes a view of a sandbox that lets commands change only some paths
+// of the workspace (a sub-agent's declared paths), sharing the session's
+// spare helper and temporary folder.
+//
 // A sandboxed command may:
 //
 //   - read and execute anything;
@@ -144,8 +148,16 @@ type Sandbox struct {
 	network    bool
 	protectGit bool
 	abi        int
-	// spares keeps the spare helper that the next command starts from.
-	spares pool
+	// spares keeps the spare helper that the next command starts from. A
+	// view made by Within shares its parent's: a spare takes whatever
+	// policy the command it serves is sent with.
+	spares *pool
+	// view is set on a sandbox made by Within: in workspace-write mode its
+	// commands may change only roots (and the temporary folder), and Close
+	// leaves the spares and the temporary folder, which are the parent's,
+	// alone.
+	view  bool
+	roots []string
 }
 
 // New returns the sandbox cfg asks for over workspace (absolute, with its
@@ -155,7 +167,7 @@ type Sandbox struct {
 // Landlock, and with a plain error when an extra writable folder does not
 // exist.
 func New(workspace string, cfg Config, support Support) (*Sandbox, error) {
-	s := &Sandbox{mode: cfg.Mode, workspace: workspace, network: cfg.Network, protectGit: cfg.ProtectGit, abi: support.ABI}
+	s := &Sandbox{mode: cfg.Mode, workspace: workspace, network: cfg.Network, protectGit: cfg.ProtectGit, abi: support.ABI, spares: &pool{}}
 	switch {
 	case cfg.Mode == Off:
 		s.why = "the sandbox is off"
@@ -242,13 +254,19 @@ func (s *Sandbox) TempDir() string {
 // workspace (in workspace-write mode), the extra folders, the git folders of
 // a worktree, and the temporary folder. It is nil when the sandbox is off.
 // With ProtectGit the workspace is listed although its .git stays read-only;
-// Protected names it.
+// Protected names it. For a view made by Within, it is the view's paths (in
+// workspace-write mode) and the temporary folder; a path that does not exist
+// is listed although commands cannot create it (see Within).
 func (s *Sandbox) Writable() []string {
 	if !s.Enabled() {
 		return nil
 	}
 	var out []string
-	if s.mode == WorkspaceWrite {
+	switch {
+	case s.mode != WorkspaceWrite:
+	case s.view:
+		out = append(out, s.roots...)
+	default:
 		out = append(out, s.workspace)
 		out = append(out, s.extra...)
 		out = append(out, s.gitDirs...)
@@ -257,13 +275,21 @@ func (s *Sandbox) Writable() []string {
 }
 
 // Protected returns the paths inside Writable that stay read-only: the
-// workspace's .git when ProtectGit is set.
+// workspace's .git when ProtectGit is set (for a view, when one of its paths
+// holds the .git or lies inside it).
 func (s *Sandbox) Protected() []string {
 	if !s.Enabled() || s.mode != WorkspaceWrite || !s.protectGit {
 		return nil
 	}
-	return []string{filepath.Join(s.workspace, ".git")}
+	git := s.gitPath()
+	if s.view && !slices.ContainsFunc(s.roots, func(r string) bool { return within(git, r) || within(r, git) }) {
+		return nil
+	}
+	return []string{git}
 }
+
+// gitPath is the workspace's .git.
+func (s *Sandbox) gitPath() string { return filepath.Join(s.workspace, ".git") }
 
 // CanWrite reports whether a sandboxed command may change the file at path
 // (absolute).
@@ -277,11 +303,88 @@ func (s *Sandbox) CanWrite(path string) bool {
 		}
 	}
 	for _, root := range s.Writable() {
-		if within(path, root) {
+		if within(path, root) && (!s.view || root == s.temp || present(root)) {
 			return true
 		}
 	}
 	return slices.Contains(devices, path)
+}
+
+// Within returns a view of s in which sandboxed commands may change only
+// paths (absolute and clean, inside the workspace) and the temporary folder:
+// the sandbox of a sub-agent that declared the paths it works on. The view
+// shares s's spare helper and temporary folder: its commands start on s's
+// spares, each with the view's narrower policy, and its Close does nothing;
+// it is usable as long as s is not closed. s's extra writable folders and a
+// worktree's git folders are not writable in the view; the workspace's .git
+// stays read-only with ProtectGit when one of the paths holds it.
+//
+// A path outside the workspace, or not absolute, is dropped. A path that
+// does not exist (or is not a folder or a regular file, or is reached
+// through a symbolic link) when a command starts cannot be given to Landlock,
+// so that command cannot change it or create it: create such a folder first,
+// outside the sandbox (write_file does). Writable still lists it, so a
+// command's footprint covers it either way.
+//
+// In read-only mode the view lets commands change just what s does: the
+// temporary folder. A nil or disabled s is returned as it is. A view of a
+// view keeps only what both allow.
+func (s *Sandbox) Within(paths []string) *Sandbox {
+	if !s.Enabled() {
+		return s
+	}
+	v := &Sandbox{
+		mode:       s.mode,
+		why:        s.why,
+		workspace:  s.workspace,
+		temp:       s.temp,
+		network:    s.network,
+		protectGit: s.protectGit,
+		abi:        s.abi,
+		spares:     s.spares,
+		view:       true,
+	}
+	if s.mode != WorkspaceWrite {
+		return v
+	}
+	add := func(p string) {
+		if !slices.Contains(v.roots, p) {
+			v.roots = append(v.roots, p)
+		}
+	}
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		p = filepath.Clean(p)
+		switch {
+		case !within(p, s.workspace):
+		case !s.view:
+			add(p)
+		case slices.ContainsFunc(s.roots, func(r string) bool { return within(p, r) }):
+			add(p)
+		default:
+			// Only the parent view's paths below p.
+			for _, r := range s.roots {
+				if within(r, p) {
+					add(r)
+				}
+			}
+		}
+	}
+	return v
+}
+
+// present reports whether the writable root p can be given to Landlock now:
+// it is a folder or a regular file, reached without a symbolic link (the
+// helper refuses anything else; see openRoot).
+func present(p string) bool {
+	info, err := os.Lstat(p)
+	if err != nil || !(info.IsDir() || info.Mode().IsRegular()) {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(p)
+	return err == nil && real == p
 }
 
 // within reports whether path is root or below it.
@@ -303,7 +406,30 @@ func (s *Sandbox) Status() string {
 	if s.network {
 		net = "network allowed"
 	}
+	if s.view && s.mode == WorkspaceWrite {
+		return fmt.Sprintf("shell: sandboxed (%s within %s, %s)", s.mode, s.rootNames(), net)
+	}
 	return fmt.Sprintf("shell: sandboxed (%s, %s)", s.mode, net)
+}
+
+// rootNames names a view's paths for Status, relative to the workspace:
+// "docs", "docs and src", "nothing of the workspace".
+func (s *Sandbox) rootNames() string {
+	var names []string
+	for _, r := range s.roots {
+		rel, err := filepath.Rel(s.workspace, r)
+		if err != nil {
+			rel = r
+		}
+		names = append(names, rel)
+	}
+	switch len(names) {
+	case 0:
+		return "nothing of the workspace"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // Why says why commands run unsandboxed: "the sandbox is off" or "this
@@ -320,9 +446,10 @@ func (s *Sandbox) Why() string {
 
 // Close ends the spare helper, if one is waiting, and removes the session's
 // temporary folder and everything in it. Commands started before keep
-// running; none can be started after.
+// running; none can be started after. Close of a view made by Within does
+// nothing: the spares and the folder are its parent's.
 func (s *Sandbox) Close() error {
-	if !s.Enabled() {
+	if !s.Enabled() || s.view {
 		return nil
 	}
 	s.spares.close()
@@ -419,10 +546,26 @@ func (s *Sandbox) commandEnv(env []string) []string {
 	}), "TMPDIR="+s.temp)
 }
 
-// policy is what the helper enforces for this sandbox.
+// policy is what the helper enforces for this sandbox. It is made when a
+// command starts: for a view, only its paths that are present then are
+// given (see Within).
 func (s *Sandbox) policy() policy {
 	p := policy{Network: s.network}
-	if s.mode == WorkspaceWrite {
+	switch {
+	case s.mode != WorkspaceWrite:
+	case s.view:
+		git := s.gitPath()
+		for _, r := range s.roots {
+			switch {
+			case s.protectGit && within(r, git):
+				// Inside the protected .git: never writable.
+			case s.protectGit && r == s.workspace:
+				p.Entries = r
+			case present(r):
+				p.Write = append(p.Write, r)
+			}
+		}
+	default:
 		if s.protectGit {
 			p.Entries = s.workspace
 		} else {
