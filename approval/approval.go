@@ -76,6 +76,10 @@ type Request struct {
 	// Preview is what the call would do, taken just before asking; nil
 	// when its tool has no previews. Later previews arrive as events.
 	Preview *tool.Preview
+	// Task is the path of the task whose agent made the call (see
+	// runtime.TaskEvent); nil for a call of the session's own run. Turn
+	// and Index count within that task's run.
+	Task []string
 }
 
 // Answer is the person's decision about one call.
@@ -187,7 +191,11 @@ func (p *Policy) Review(_ context.Context, c runtime.CallInfo) runtime.Flow {
 	}
 	mode := p.Mode()
 	by := ModeDecider(mode).String()
-	if mode == ModePlan && !c.Touches.ReadsOnly() {
+	// A task whose agent only reads changes nothing itself: each call its
+	// agent makes is reviewed here on its own, so plan and reads mode let
+	// it run as they let a read run.
+	readingTask := c.Decl.Annotations.Delegates && c.Touches.Access == tool.AccessIndependent
+	if mode == ModePlan && !c.Touches.ReadsOnly() && !readingTask {
 		return runtime.Skip(by, fmt.Sprintf("Skipped: the session is in plan mode, which is read-only, and %s may change things "+
 			"(it %s), so it was not run. Describe the change you would make instead.", c.Call.Name, p.show(c.Touches)))
 	}
@@ -232,6 +240,9 @@ func (p *Policy) Review(_ context.Context, c runtime.CallInfo) runtime.Flow {
 	case ModePlan, ModeReads:
 		if c.Touches.ReadsOnly() {
 			return runtime.Continue(by, string(mode)+" mode runs calls that only read")
+		}
+		if readingTask {
+			return runtime.Continue(by, string(mode)+" mode runs a task whose agent only reads; each of its calls is reviewed on its own")
 		}
 		return p.ask(by, fmt.Sprintf("reads mode asks before a call that may change things (it %s)", p.show(c.Touches)))
 	default:
@@ -281,6 +292,7 @@ func (p *Policy) wait(ctx context.Context, req runtime.AskRequest) runtime.Flow 
 		answers <- p.approver.Approve(askCtx, Request{
 			Turn: req.Turn, Index: req.Index, Call: req.Call, Args: req.Args, Touches: req.Touches,
 			Sandbox: req.Sandbox, WaitsFor: req.WaitsFor, By: req.By, Reason: req.Reason, Preview: req.Preview,
+			Task: req.Task,
 		})
 	}()
 	select {

@@ -95,6 +95,10 @@ type Agent struct {
 
 	emitMu sync.Mutex // serialises calls to Sink
 
+	// task is the path of the task this agent runs, for a sub-agent; nil
+	// for the session's own agent. Hooks read it in CallInfo.Task.
+	task []string
+
 	// replaced holds a catalogue set by SetCatalog, which takes effect at
 	// the next turn.
 	replaced atomic.Pointer[Catalog]

@@ -317,11 +317,28 @@ func (t Time) MarshalJSON() ([]byte, error) {
 // journal or of the headless JSON stream.
 func DecodeEvent(line []byte) (Event, error) {
 	var head struct {
-		Type string `json:"type"`
+		Type string   `json:"type"`
+		Task []string `json:"task"`
 	}
 	if err := json.Unmarshal(line, &head); err != nil {
 		return nil, err
 	}
+	if head.Task != nil {
+		if len(head.Task) == 0 {
+			return nil, fmt.Errorf("%s event: its task path is empty", head.Type)
+		}
+		e, err := decodeUntagged(head.Type, line)
+		if err != nil {
+			return nil, err
+		}
+		return TaskEvent{Task: head.Task, Event: e}, nil
+	}
+	return decodeUntagged(head.Type, line)
+}
+
+// decodeUntagged parses an event of the given type, ignoring any task path.
+func decodeUntagged(typ string, line []byte) (Event, error) {
+	head := struct{ Type string }{typ}
 	var e Event
 	var err error
 	switch head.Type {

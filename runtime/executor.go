@@ -55,6 +55,9 @@ type callRun struct {
 	// whole is the size of the call's result when the model read it cut;
 	// zero when it read it whole.
 	whole int
+	// partial is what a task that did not finish had done, which the
+	// model reads after the not-finished text.
+	partial string
 }
 
 type askDone struct {
@@ -217,7 +220,8 @@ func (r *replyRun) decide(ctx context.Context, c *callRun) {
 }
 
 func (r *replyRun) info(c *callRun) CallInfo {
-	return CallInfo{Turn: r.turn, Index: c.index, Call: c.p.Call, Args: c.p.Args, Touches: c.p.Touches, Decl: c.p.Decl, Sandbox: c.p.Sandbox}
+	return CallInfo{Turn: r.turn, Index: c.index, Call: c.p.Call, Args: c.p.Args, Touches: c.p.Touches, Decl: c.p.Decl, Sandbox: c.p.Sandbox,
+		Task: r.agent.task}
 }
 
 func (r *replyRun) emitDecision(c *callRun, decision string, f Flow) {
@@ -373,6 +377,7 @@ func (r *replyRun) breakOff(err error) {
 func (r *replyRun) perform(ctx context.Context, index int, p *Prepared, key string) {
 	clock := r.agent.clock()
 	callCtx := withMemory(ctx, r.mem)
+	callCtx = withCallSite(callCtx, &callSite{agent: r.agent, session: r.session, turn: r.turn, index: index, emit: r.emitFromCall})
 	attempt := 1
 	for {
 		ret := r.attempt(callCtx, p)
@@ -417,6 +422,11 @@ func mayRetry(p *Prepared, f tool.Failure, attempt int) bool {
 // or an overrun into a failure the model can read.
 func (r *replyRun) attempt(ctx context.Context, p *Prepared) (ret tool.Return) {
 	limit := r.agent.budgets().CallTimeout
+	if p.Decl.Annotations.Delegates {
+		// A task is a run of its own, bounded by its own budgets: the
+		// run's time, not one call's.
+		limit = r.agent.budgets().MaxTime
+	}
 	actx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	defer func() {
@@ -520,6 +530,10 @@ func (r *replyRun) stopping(ctx context.Context, why string, msg any) {
 	c := r.calls[done.index]
 	out := done.ret.Outcome()
 	if out.IsErrorKind(tool.KindCancelled) || (out.IsError() && errors.Is(ctx.Err(), context.Canceled)) {
+		if c.p.Decl.Annotations.Delegates {
+			// A task says what it had finished before it stopped.
+			c.partial = feedback.OutputText(done.ret.Output)
+		}
 		r.notFinished(c, why, done.attempts)
 		return
 	}
@@ -530,6 +544,9 @@ func (r *replyRun) stopping(ctx context.Context, why string, msg any) {
 
 func (r *replyRun) notFinished(c *callRun, why string, attempts int) {
 	text := feedback.NotFinished(c.p.Call.Name, c.started, c.p.Touches, why)
+	if c.partial != "" && c.started {
+		text += "\n" + c.partial
+	}
 	c.settled = true
 	r.unsettled--
 	c.result = feedback.ResultMessage(c.p.Call, text)

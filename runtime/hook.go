@@ -113,6 +113,9 @@ type CallInfo struct {
 	// Sandbox says how the call runs when its tool can confine it, as
 	// run_shell does; nil otherwise.
 	Sandbox *tool.Sandbox
+	// Task is the path of the task whose agent made the call (see
+	// TaskEvent); nil for a call of the session's own run.
+	Task []string
 }
 
 // AskRequest is what an asking hook's wait function learns about the call

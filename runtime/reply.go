@@ -184,7 +184,8 @@ func secondEnder(ender string) Flow {
 func (r *run) review(ctx context.Context, turn, index int, p *Prepared) (*Prepared, Flow) {
 	flow := Continue("default", "no hook reviewed this call")
 	for _, h := range r.agent.Hooks {
-		info := CallInfo{Turn: turn, Index: index, Call: p.Call, Args: p.Args, Touches: p.Touches, Decl: p.Decl, Sandbox: p.Sandbox}
+		info := CallInfo{Turn: turn, Index: index, Call: p.Call, Args: p.Args, Touches: p.Touches, Decl: p.Decl, Sandbox: p.Sandbox,
+			Task: r.agent.task}
 		f := h.Review(ctx, info)
 		switch f.action {
 		case flowContinue:

@@ -30,6 +30,9 @@ type InterruptedCall struct {
 	Started bool
 	// Finished is the recorded result, when the call finished.
 	Finished *FinishedCall
+	// Partial, for a task that did not finish, says which calls its agent
+	// had finished (feedback.TaskProgress), as the journal recorded them.
+	Partial string
 }
 
 // FinishedCall is a result read back from the journal; the call is never
@@ -151,6 +154,9 @@ func (r *run) resumedReply(ctx context.Context, intr *Interrupted, prepared []*P
 			c.flow = Continue("resume", "it only reads, so it runs again after the restart")
 		default:
 			c.started = ic.Started
+			if c.p.Decl.Annotations.Delegates {
+				c.partial = ic.Partial
+			}
 			rr.notFinished(c, RestartReason, 0)
 		}
 	}

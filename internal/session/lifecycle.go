@@ -47,6 +47,9 @@ func (h *Host) Start(rp *journal.Replay) error {
 		}
 	}
 	h.agent.Durable = h.JournalErr
+	for _, n := range h.notices {
+		h.agent.Sink(n)
+	}
 	servers := newMCPCatalog(h.tools)
 	servers.watch = h.reportServers
 	if err := servers.start(context.Background(), h.opts.Workspace, h.opts.MCPConfig); err != nil {

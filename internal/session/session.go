@@ -129,6 +129,10 @@ type Host struct {
 	// tempCheckpoints is the temporary folder of an unjournaled session's
 	// checkpoints, removed when the session ends.
 	tempCheckpoints string
+
+	// notices are what New found wrong but could work around (an agent
+	// file that does not load), sent once Start has a sink.
+	notices []runtime.Notice
 }
 
 // New builds the session's agent and gives it a fresh session; nothing is
@@ -136,10 +140,14 @@ type Host struct {
 // workspace the tools cannot work in, or a rule the policy refuses, is an
 // *Error; a sandbox Shell cannot make is Shell's error, as it returned it.
 func New(o Options) (*Host, error) {
-	tools, err := WorkspaceTools(o.Workspace, o.Shell, o.Wrap)
+	ws, err := openWorkspace(o.Workspace, o.Shell)
 	if err != nil {
 		return nil, err
 	}
+	tools := wrapTools(ws.Tools(), o.Wrap)
+	h := &Host{opts: o, model: model.NewSwitchable(o.Model), attached: make(chan struct{})}
+	tools = append(tools, h.taskTool(ws))
+	h.tools = tools
 	cat, err := runtime.NewCatalog(tools...)
 	if err != nil {
 		return nil, fmt.Errorf("building the tool catalogue: %w", err)
@@ -148,7 +156,6 @@ func New(o Options) (*Host, error) {
 	if err := o.Policy.SetRules(o.Rules); err != nil {
 		return nil, &Error{Err: err}
 	}
-	h := &Host{opts: o, tools: tools, model: model.NewSwitchable(o.Model), attached: make(chan struct{})}
 	a := &runtime.Agent{
 		Model:       h.model,
 		Catalog:     cat,
@@ -189,6 +196,16 @@ func New(o Options) (*Host, error) {
 // shell commands confined by the sandbox shell makes (when shell is not
 // nil), each wrapped by wrap when it is not nil.
 func WorkspaceTools(dir string, shell func(root string) (*sandbox.Sandbox, error), wrap func(tool.Tool) tool.Tool) ([]tool.Tool, error) {
+	ws, err := openWorkspace(dir, shell)
+	if err != nil {
+		return nil, err
+	}
+	return wrapTools(ws.Tools(), wrap), nil
+}
+
+// openWorkspace opens the workspace at dir, its shell commands confined by
+// the sandbox shell makes (when shell is not nil).
+func openWorkspace(dir string, shell func(root string) (*sandbox.Sandbox, error)) (*workspace.Workspace, error) {
 	ws, err := workspace.New(dir)
 	if err != nil {
 		return nil, &Error{Err: fmt.Errorf("--workspace %s: %v", dir, err)}
@@ -200,13 +217,17 @@ func WorkspaceTools(dir string, shell func(root string) (*sandbox.Sandbox, error
 		}
 		ws.SetSandbox(sb)
 	}
-	tools := ws.Tools()
+	return ws, nil
+}
+
+// wrapTools wraps each tool by wrap, when it is not nil.
+func wrapTools(tools []tool.Tool, wrap func(tool.Tool) tool.Tool) []tool.Tool {
 	if wrap != nil {
 		for i, t := range tools {
 			tools[i] = wrap(t)
 		}
 	}
-	return tools, nil
+	return tools
 }
 
 // contextPolicy returns the context window and compaction threshold of m:

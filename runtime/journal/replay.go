@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttui/agenttui/feedback"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
@@ -135,12 +136,31 @@ type builder struct {
 	atRest      bool
 	last        time.Time
 	warnings    []string
+	// tasks are the calls each task finished, by task id, from the events
+	// of the tasks' own runs; tasks inside tasks are left to their parent.
+	tasks map[string]*runtime.TaskLog
 }
 
 func newBuilder() *builder { return &builder{session: runtime.NewSession("")} }
 
 func (b *builder) apply(e runtime.Event) {
 	s := b.session
+	if t, ok := e.(runtime.TaskEvent); ok {
+		// A task's run has a conversation of its own, which is never
+		// resumed: only what it finished matters, to tell the model.
+		if len(t.Task) == 1 {
+			if b.tasks == nil {
+				b.tasks = map[string]*runtime.TaskLog{}
+			}
+			log := b.tasks[t.Task[0]]
+			if log == nil {
+				log = &runtime.TaskLog{}
+				b.tasks[t.Task[0]] = log
+			}
+			log.Add(t.Event)
+		}
+		return
+	}
 	switch ev := e.(type) {
 	case runtime.RunStarted:
 		b.last = ev.At.Time
@@ -271,6 +291,16 @@ func (b *builder) finish(rp *Replay) {
 		rp.LastActivity = rp.Header.Started
 	}
 	if b.pending != nil && !b.atRest {
+		for i, c := range b.pending.Calls {
+			if c.Name != runtime.Task || b.calls[i].Finished != nil {
+				continue
+			}
+			var done []string
+			if log := b.tasks[runtime.TaskID(b.pendingTurn, i)]; log != nil {
+				done = log.Finished()
+			}
+			b.calls[i].Partial = feedback.TaskProgress(done)
+		}
 		rp.Interrupted = &runtime.Interrupted{Turn: b.pendingTurn, Calls: b.calls}
 	}
 }

@@ -127,7 +127,8 @@ func Reopen(rp *Replay, r *redact.Redactor) (*Writer, error) {
 // results are synced before Event returns.
 func (w *Writer) Event(e runtime.Event) {
 	var sync bool
-	switch e.(type) {
+	inner, _ := runtime.Untag(e)
+	switch inner.(type) {
 	case runtime.TextDelta, runtime.ThinkingDelta:
 		return
 	case runtime.TurnStarted, runtime.CallStarted, runtime.ReplyReceived, runtime.InvalidReply,
@@ -156,11 +157,13 @@ func (w *Writer) Event(e runtime.Event) {
 // back, and in which a token's shape can turn up by chance. Each is swapped
 // for a placeholder no text can guess while the line is redacted.
 func (w *Writer) encode(e runtime.Event) ([]byte, error) {
-	rr, ok := e.(runtime.ReplyReceived)
+	inner, task := runtime.Untag(e)
+	rr, ok := inner.(runtime.ReplyReceived)
 	if !ok || !slices.ContainsFunc(rr.Reasoning, func(r model.Reasoning) bool { return r.Data != "" }) {
 		line, err := runtime.EncodeEvent(e)
 		return w.redact.Bytes(line), err
 	}
+	original := rr.Reasoning
 	parts := slices.Clone(rr.Reasoning)
 	for i := range parts {
 		if parts[i].Data != "" {
@@ -168,12 +171,17 @@ func (w *Writer) encode(e runtime.Event) ([]byte, error) {
 		}
 	}
 	rr.Reasoning = parts
-	line, err := runtime.EncodeEvent(rr)
+	var masked runtime.Event = rr
+	if task != nil {
+		// A sub-agent's reply keeps its task path.
+		masked = runtime.TaskEvent{Task: task, Event: rr}
+	}
+	line, err := runtime.EncodeEvent(masked)
 	if err != nil {
 		return nil, err
 	}
 	line = w.redact.Bytes(line)
-	for i, r := range e.(runtime.ReplyReceived).Reasoning {
+	for i, r := range original {
 		if r.Data == "" {
 			continue
 		}

@@ -26,6 +26,15 @@ type Scenario struct {
 	Workspace string `json:"workspace,omitempty"`
 	// Steps are the replies, in order.
 	Steps []Step `json:"steps"`
+	// Tasks script sub-agents: a task whose description is a key here is
+	// played by that script's steps (see Scripted.ForTask).
+	Tasks map[string]*TaskScript `json:"tasks,omitempty"`
+}
+
+// TaskScript is the scripted model of one task's agent.
+type TaskScript struct {
+	// Steps are the agent's replies, in order, as a scenario's steps.
+	Steps []Step `json:"steps"`
 }
 
 // Step is one scripted reply, and what the person did around it.
@@ -113,10 +122,11 @@ func LoadScenario(path string) (*Scenario, error) {
 // the field at fault, such as "step 3: calls[0]: name is missing".
 func ParseScenario(data []byte) (*Scenario, error) {
 	var top struct {
-		Name        string            `json:"name"`
-		Description string            `json:"description"`
-		Workspace   string            `json:"workspace"`
-		Steps       []json.RawMessage `json:"steps"`
+		Name        string                     `json:"name"`
+		Description string                     `json:"description"`
+		Workspace   string                     `json:"workspace"`
+		Steps       []json.RawMessage          `json:"steps"`
+		Tasks       map[string]json.RawMessage `json:"tasks"`
 	}
 	if err := strictDecode(data, &top); err != nil {
 		return nil, fmt.Errorf("not a valid scenario: %v", err)
@@ -141,7 +151,43 @@ func ParseScenario(data []byte) (*Scenario, error) {
 			return nil, fmt.Errorf("step %d: %v", n, err)
 		}
 	}
+	for desc, raw := range top.Tasks {
+		ts, err := parseTaskScript(raw)
+		if err != nil {
+			return nil, fmt.Errorf("tasks[%q]: %v", desc, err)
+		}
+		if sc.Tasks == nil {
+			sc.Tasks = map[string]*TaskScript{}
+		}
+		sc.Tasks[desc] = ts
+	}
 	return sc, nil
+}
+
+// parseTaskScript decodes and checks the script of one task.
+func parseTaskScript(data []byte) (*TaskScript, error) {
+	var top struct {
+		Steps []json.RawMessage `json:"steps"`
+	}
+	if err := strictDecode(data, &top); err != nil {
+		return nil, err
+	}
+	if len(top.Steps) == 0 {
+		return nil, errors.New("field steps is missing or empty: a task's script needs at least one step")
+	}
+	ts := &TaskScript{Steps: make([]Step, len(top.Steps))}
+	for i, raw := range top.Steps {
+		if err := strictDecode(raw, &ts.Steps[i]); err != nil {
+			return nil, fmt.Errorf("step %d: %v", i+1, err)
+		}
+		if ts.Steps[i].Input != "" {
+			return nil, fmt.Errorf("step %d: a task's step has no input: the task's prompt is its only input", i+1)
+		}
+		if err := ts.Steps[i].check(); err != nil {
+			return nil, fmt.Errorf("step %d: %v", i+1, err)
+		}
+	}
+	return ts, nil
 }
 
 // strictDecode decodes one JSON value into v, refusing unknown fields and

@@ -49,6 +49,19 @@ func (m *Scripted) WithSpeed(speed float64) *Scripted {
 	return &c
 }
 
+// ForTask returns the model that plays the task described description: the
+// script the scenario gives that task, with m's name and pace. It fails when
+// the scenario scripts no such task.
+func (m *Scripted) ForTask(description string) (*Scripted, error) {
+	ts, ok := m.scenario.Tasks[description]
+	if !ok {
+		return nil, fmt.Errorf("the scenario scripts no task described %q", description)
+	}
+	c := *m
+	c.scenario = &Scenario{Name: m.scenario.Name, Steps: ts.Steps}
+	return &c, nil
+}
+
 // Scenario returns the scenario the model plays.
 func (m *Scripted) Scenario() *Scenario { return m.scenario }
 

@@ -21,6 +21,9 @@ type Annotations struct {
 	Idempotent bool `json:"idempotent,omitempty"`
 	// OpenWorld says the tool talks to things outside the workspace.
 	OpenWorld bool `json:"open_world,omitempty"`
+	// Delegates says the tool hands work to another agent, whose own calls
+	// are each reviewed as the caller's are; the task tool does.
+	Delegates bool `json:"delegates,omitempty"`
 }
 
 // RetryPolicy says how often and how far apart a failed call may be repeated.
