@@ -72,6 +72,10 @@ type Progress struct {
 	trace     string
 	traceSaid bool
 	names     map[int]string
+	// task is set on the Progress that prints one task's run, inside its
+	// parent's; tasks are those of the tasks this run started, by path.
+	task  bool
+	tasks map[string]*Progress
 }
 
 // New returns a Progress that prints to w, showing paths relative to
@@ -91,8 +95,16 @@ func (p *Progress) SetSession(shell, trace string) {
 func (p *Progress) Event(e runtime.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if te, ok := e.(runtime.TaskEvent); ok {
+		p.taskEvent(te)
+		return
+	}
 	switch ev := e.(type) {
 	case runtime.RunStarted:
+		if p.task {
+			fmt.Fprintf(p.w, "› %s\n", sanitize.Line(ev.Input))
+			return
+		}
 		switch {
 		case ev.Resumed:
 			// A resumed run carries on where the journal ends; it has no
@@ -178,6 +190,10 @@ func (p *Progress) Event(e runtime.Event) {
 		fmt.Fprintf(p.w, "context compacted: %d turns → a summary of about %d tokens; the next request is about %d tokens; "+
 			"the prompt cache starts again\n", ev.Replies, (len(ev.Summary)+3)/4, ev.TokensAfter)
 	case runtime.RunFinished:
+		if p.task {
+			fmt.Fprintf(p.w, "%s\n", short(sanitize.Line(outcomeLine(ev.Outcome)), 160))
+			return
+		}
 		if ev.Usage != nil && ev.Usage.Tokens() > 0 {
 			fmt.Fprintf(p.w, "agenttui: %s\n", ev.Usage)
 		}
@@ -189,6 +205,74 @@ func (p *Progress) Event(e runtime.Event) {
 		fmt.Fprintf(p.w, "turn %d · retrying: %s (attempt %d of %d, in %.1f s)\n", ev.Turn, sanitize.Line(ev.Why),
 			ev.Attempt, ev.Max, float64(ev.WaitMS)/1000)
 	}
+}
+
+// taskEvent prints an event of a task's run, each line indented by how
+// deep the task is and marked with the call that runs it ("task #2"), so
+// the runs of tasks side by side can be told apart.
+func (p *Progress) taskEvent(te runtime.TaskEvent) {
+	key := strings.Join(te.Task, "/")
+	sub := p.tasks[key]
+	if sub == nil {
+		label := "task"
+		for _, id := range te.Task {
+			if _, index, ok := runtime.ParseTaskID(id); ok {
+				label += fmt.Sprintf(" #%d", index+1)
+			}
+		}
+		prefix := strings.Repeat("  ", len(te.Task)) + label + " │ "
+		sub = &Progress{w: &prefixed{w: p.w, prefix: prefix, start: true}, workspace: p.workspace, task: true}
+		if p.tasks == nil {
+			p.tasks = map[string]*Progress{}
+		}
+		p.tasks[key] = sub
+	}
+	sub.Event(te.Event)
+}
+
+// outcomeLine says how a task's run ended, in one line.
+func outcomeLine(o runtime.GoalOutcome) string {
+	switch o.Status {
+	case runtime.StatusSucceeded:
+		return "succeeded: " + o.Summary
+	case runtime.StatusRefused:
+		return "asks: " + o.Summary
+	}
+	last := ""
+	if n := len(o.Attempts); n > 0 {
+		last = ": " + o.Attempts[n-1]
+	}
+	return "failed at " + o.FailingStep + last
+}
+
+// prefixed writes to w with prefix at the start of every line.
+type prefixed struct {
+	w      io.Writer
+	prefix string
+	start  bool // the next byte starts a line
+}
+
+func (p *prefixed) Write(b []byte) (int, error) {
+	n := len(b)
+	for len(b) > 0 {
+		if p.start {
+			if _, err := io.WriteString(p.w, p.prefix); err != nil {
+				return 0, err
+			}
+			p.start = false
+		}
+		i := strings.IndexByte(string(b), '\n')
+		if i < 0 {
+			_, err := p.w.Write(b)
+			return n, err
+		}
+		if _, err := p.w.Write(b[:i+1]); err != nil {
+			return 0, err
+		}
+		b = b[i+1:]
+		p.start = true
+	}
+	return n, nil
 }
 
 // shellLine says whether shell commands run in a sandbox, once per session.

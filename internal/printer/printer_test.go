@@ -74,3 +74,38 @@ func TestOutcome(t *testing.T) {
 		}
 	}
 }
+
+// A task's run prints inside its parent's, each line indented and marked
+// with the call that runs it, and its run_finished is its own outcome line,
+// never the session's.
+func TestProgressIndentsTasks(t *testing.T) {
+	var b bytes.Buffer
+	p := New(&b, "/w")
+	reads := tool.Reads(tool.Paths("/w/a.txt"))
+	task := func(e runtime.Event) runtime.Event { return runtime.Tag("1.1", e) }
+	for _, e := range []runtime.Event{
+		runtime.RunStarted{Session: "s1", Goal: "go", Input: "go", Model: "demo", Mode: "auto"},
+		task(runtime.RunStarted{Session: "s1/1.1", Goal: "survey", Input: "survey \x1b[31mred", Model: "demo"}),
+		task(runtime.ReplyReceived{Turn: 1, Calls: []runtime.PlannedCall{
+			{Index: 0, Name: "read_file", Args: json.RawMessage(`{"path":"a.txt"}`), Touches: &reads, Batch: 1}}}),
+		task(runtime.CallFinished{Turn: 1, Index: 0, Name: "read_file", Outcome: "success", Result: "hello", DurationMS: 1}),
+		task(runtime.RunFinished{Outcome: runtime.Succeeded("found it", nil)}),
+	} {
+		p.Event(e)
+	}
+	got := b.String()
+	for _, want := range []string{
+		"  task #2 │ › survey ",
+		"  task #2 │ turn 1\n",
+		"  task #2 │   #1 read_file {\"path\":\"a.txt\"}  [reads a.txt] batch 1\n",
+		"  task #2 │   #1 read_file → success (1 ms): hello\n",
+		"  task #2 │ succeeded: found it\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the printout lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "agenttui: session") != 1 || strings.Contains(got, "\x1b") {
+		t.Errorf("a task printed a session line or raw escapes:\n%q", got)
+	}
+}
