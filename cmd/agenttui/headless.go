@@ -48,8 +48,13 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		return 2, err
 	}
 	if s, ok := m.(*model.Scripted); ok {
-		// Delays in a scenario are for a person watching the console.
-		m = s.WithoutDelays()
+		// Delays in a scenario are for a person watching the console,
+		// unless --speed asks for them (a demo of tasks side by side).
+		if o.speedSet {
+			m = s.WithSpeed(o.speed)
+		} else {
+			m = s.WithoutDelays()
+		}
 	}
 	// A scenario that carries its workspace (the demo's is the sample
 	// project) plays in it; a resumed session stays in its own.

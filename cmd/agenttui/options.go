@@ -76,6 +76,9 @@ type options struct {
 	// the scenario's delays and the autopilot's pauses.
 	autopilot bool
 	speed     float64
+	// speedSet says --speed was given: a headless run then plays a
+	// scenario's delays, which it otherwise skips.
+	speedSet bool
 
 	// Headless only.
 	jsonOut bool
@@ -124,16 +127,20 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	if !headless {
 		fs.StringVar(&o.record, "record", "", "record the console to FILE as an asciicast v2 file (asciinema's format)")
 		fs.BoolVar(&o.autopilot, "autopilot", false, "play the person the scenario records: type its inputs, answer its approvals (any key takes over)")
-		fs.Func("speed", "play a scripted model (and the autopilot) N times as fast, such as 2 or 0.5 (default 1)", func(v string) error {
-			n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			if err != nil || !(n >= minSpeed && n <= maxSpeed) {
-				return fmt.Errorf("--speed must be a number from %g to %g, such as 2 (twice as fast) or 0.5 (half as fast), not %q",
-					minSpeed, maxSpeed, v)
-			}
-			o.speed = n
-			return nil
-		})
 	}
+	speedUsage := "play a scripted model (and the autopilot) N times as fast, such as 2 or 0.5 (default 1)"
+	if headless {
+		speedUsage = "play a scenario's delays, N times as fast, such as 2 or 0.5 (default: no delays)"
+	}
+	fs.Func("speed", speedUsage, func(v string) error {
+		n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || !(n >= minSpeed && n <= maxSpeed) {
+			return fmt.Errorf("--speed must be a number from %g to %g, such as 2 (twice as fast) or 0.5 (half as fast), not %q",
+				minSpeed, maxSpeed, v)
+		}
+		o.speed, o.speedSet = n, true
+		return nil
+	})
 	if headless {
 		fs.BoolVar(&o.jsonOut, "json", false, "stream one JSON event per line on stdout")
 		fs.Var((*stringList)(&o.answers), "answer", "answer to the agent's next clarification question (repeatable, used in order)")
