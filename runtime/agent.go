@@ -98,6 +98,10 @@ type Agent struct {
 	// task is the path of the task this agent runs, for a sub-agent; nil
 	// for the session's own agent. Hooks read it in CallInfo.Task.
 	task []string
+	// confine, for a sub-agent, is what its calls may change; a call that
+	// would change more is refused (Denied) without running. Nil for the
+	// session's own agent.
+	confine *confinement
 
 	// replaced holds a catalogue set by SetCatalog, which takes effect at
 	// the next turn.

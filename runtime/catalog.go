@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agenttui/agenttui/feedback"
 	"github.com/agenttui/agenttui/runtime/tool"
@@ -100,7 +101,7 @@ func (c *Catalog) add(t tool.Tool) error {
 		}
 		return fmt.Errorf("catalog: tool %s is declared twice", decl.Name)
 	}
-	schema, err := feedback.CompileSchema(decl)
+	schema, err := compileSchema(decl)
 	if err != nil {
 		return fmt.Errorf("catalog: %w", err)
 	}
@@ -212,4 +213,37 @@ func footprint(e entry, args json.RawMessage) tool.Touches {
 		return t.Normalized()
 	}
 	return e.decl.DefaultTouches().Normalized()
+}
+
+// schemas holds compiled schemas by tool name and parameters, so that a
+// catalogue built again with the same tools (each task's, each change of an
+// MCP server's list) does not compile them again. A compiled schema is
+// immutable and safe to share. schemasMu guards schemas; the cache is
+// emptied when it reaches maxCachedSchemas, which bounds it.
+var (
+	schemasMu sync.Mutex
+	schemas   = map[string]*feedback.Schema{}
+)
+
+const maxCachedSchemas = 1024
+
+func compileSchema(decl tool.Declaration) (*feedback.Schema, error) {
+	key := decl.Name + "\x00" + string(decl.Parameters)
+	schemasMu.Lock()
+	s, ok := schemas[key]
+	schemasMu.Unlock()
+	if ok {
+		return s, nil
+	}
+	s, err := feedback.CompileSchema(decl)
+	if err != nil {
+		return nil, err
+	}
+	schemasMu.Lock()
+	if len(schemas) >= maxCachedSchemas {
+		clear(schemas)
+	}
+	schemas[key] = s
+	schemasMu.Unlock()
+	return s, nil
 }

@@ -435,6 +435,10 @@ func (r *replyRun) attempt(ctx context.Context, p *Prepared) (ret tool.Return) {
 				fmt.Sprintf("The call to %s failed inside the tool (an internal error: %v).", p.Call.Name, v))
 		}
 	}()
+	if refused, ok := r.agent.confine.refusal(p.Call.Name, p.Touches); ok {
+		// Inside a task, the tool refuses what the task may not change.
+		return refused
+	}
 	ret = p.tool.Call(actx, p.Args)
 	if errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil && !ret.Outcome().IsErrorKind(tool.KindTimeout) {
 		msg := fmt.Sprintf("the call ran past its time limit of %s", limit)

@@ -205,7 +205,7 @@ func (t *taskTool) Call(ctx context.Context, raw json.RawMessage) tool.Return {
 		if d.Name == Task || IsControl(d.Name) || !agentAllows(def, d) {
 			continue
 		}
-		reach = append(reach, &confined{inner: tl, allowed: allowed, writes: rel})
+		reach = append(reach, tl)
 	}
 	cat, _ := BuildCatalog(reach...)
 
@@ -236,6 +236,7 @@ func (t *taskTool) Call(ctx context.Context, raw json.RawMessage) tool.Return {
 		Prices:          parent.Prices,
 		Durable:         parent.Durable,
 		task:            append(slices.Clone(parent.task), id),
+		confine:         &confinement{allowed: allowed, writes: rel},
 	}
 	if m == parent.Model {
 		sub.Context = parent.ContextPolicy()
@@ -300,41 +301,24 @@ func (a *Agent) system() string {
 	return a.System
 }
 
-// confined is a tool inside a task: a call that would change anything
-// beyond the task's writes is refused by it, before the tool runs.
-type confined struct {
-	inner   tool.Tool
+// confinement is what a task's agent may change: a call whose footprint
+// writes beyond it is refused before its tool runs.
+type confinement struct {
 	allowed tool.Scope
 	writes  []string // as the model wrote them, for what it reads
 }
 
-// Declaration returns the inner tool's declaration.
-func (c *confined) Declaration() tool.Declaration { return c.inner.Declaration() }
-
-// Unwrap returns the inner tool, so its footprint, previews and sandbox are
-// the confined tool's.
-func (c *confined) Unwrap() tool.Tool { return c.inner }
-
-// Call runs the inner tool when the call's footprint changes nothing beyond
-// the task's writes, and refuses it otherwise.
-func (c *confined) Call(ctx context.Context, args json.RawMessage) tool.Return {
-	d := c.inner.Declaration()
-	t := d.DefaultTouches()
-	if f, ok := tool.As[tool.Footprinter](c.inner); ok {
-		var err error
-		if t, err = f.Footprint(args); err != nil {
-			t = tool.Writes(tool.Anything())
-		}
+// refusal returns the refusal of a call with footprint t, when t writes
+// beyond the confinement.
+func (c *confinement) refusal(name string, t tool.Touches) (tool.Return, bool) {
+	if c == nil || t.Access != tool.AccessWrites || covered(t.Scope, c.allowed) {
+		return tool.Return{}, false
 	}
-	t = t.Normalized()
-	if t.Access == tool.AccessWrites && !covered(t.Scope, c.allowed) {
-		what := "anything, anywhere (it is not confined to any path)"
-		if !t.Scope.IsAnything() {
-			what = strings.Join(t.Scope.PathList(), ", ")
-		}
-		return tool.Deny(feedback.TaskWriteOutside(d.Name, c.writes, what))
+	what := "anything, anywhere (it is not confined to any path)"
+	if !t.Scope.IsAnything() {
+		what = strings.Join(t.Scope.PathList(), ", ")
 	}
-	return c.inner.Call(ctx, args)
+	return tool.Deny(feedback.TaskWriteOutside(name, c.writes, what)), true
 }
 
 // covered reports whether every path of s lies within allowed.

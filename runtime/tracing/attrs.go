@@ -10,14 +10,16 @@ import (
 )
 
 // Span names and the agent's name, as the GenAI conventions form them:
-// "invoke_agent {agent}", "chat {model}", "execute_tool {tool}". The wait
-// for a person has no convention; it is ours.
+// "invoke_agent {agent}", "chat {model}", "execute_tool {tool}". A task's
+// run is "invoke_agent {kind}", its kind of agent ("explore", "general",
+// …). The wait for a person has no convention; it is ours.
 const (
-	AgentName         = "agenttui"
-	SpanInvokeAgent   = "invoke_agent " + AgentName
-	SpanChatPrefix    = "chat "
-	SpanExecutePrefix = "execute_tool "
-	SpanAwaitApproval = "await_approval"
+	AgentName             = "agenttui"
+	SpanInvokeAgentPrefix = "invoke_agent "
+	SpanInvokeAgent       = SpanInvokeAgentPrefix + AgentName
+	SpanChatPrefix        = "chat "
+	SpanExecutePrefix     = "execute_tool "
+	SpanAwaitApproval     = "await_approval"
 )
 
 // Attributes of our own, for what the GenAI conventions do not name. Each
@@ -29,6 +31,11 @@ const (
 	AttrRunOutcome     = attribute.Key("agenttui.run.outcome")
 	AttrRunFailingStep = attribute.Key("agenttui.run.failing_step")
 	AttrRunAttempts    = attribute.Key("agenttui.run.attempts")
+
+	// On a task's invoke_agent: the task's path, the ids (TaskID) of the
+	// calls that run it from the session's own run in, as in the events'
+	// "task".
+	AttrTaskPath = attribute.Key("agenttui.task.path")
 
 	// On chat and execute_tool: the turn (model reply) of the session.
 	AttrTurn = attribute.Key("agenttui.turn")

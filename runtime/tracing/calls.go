@@ -47,6 +47,8 @@ type callSpan struct {
 	key     string
 	started bool
 	ended   bool
+	// task is the open run of the task the call runs, if any.
+	task *runSpans
 }
 
 // pendingEvent is a span event of a call whose span is not made yet.
@@ -272,6 +274,10 @@ func (t *Tracer) callFinished(r *runSpans, ev runtime.CallFinished) {
 	}
 	end := at(ev.At)
 	c.endApproval(end, answerNone, "", false)
+	if c.task != nil {
+		// The task's run never said it ended; its spans end with the call.
+		t.endRun(c.task, end, "the task's call ended before its run did")
+	}
 	var attrs []attribute.KeyValue
 	if c.span == nil {
 		attrs = t.startAttrs(c, 10)
@@ -321,6 +327,9 @@ func (t *Tracer) callFinished(r *runSpans, ev runtime.CallFinished) {
 // abandon ends c's spans when its run ended before the call settled.
 func (t *Tracer) abandon(r *runSpans, c *callSpan, end time.Time, why string) {
 	c.endApproval(end, answerNone, "", false)
+	if c.task != nil {
+		t.endRun(c.task, end, why)
+	}
 	if c.ended || (c.span == nil && c.opened.IsZero()) {
 		return
 	}

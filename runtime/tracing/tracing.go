@@ -1,7 +1,9 @@
 // Package tracing turns a run's events into OpenTelemetry spans that follow
 // the GenAI semantic conventions: invoke_agent for each run, chat for each
 // model request, execute_tool for each call, and await_approval for each
-// time a call waited for a person.
+// time a call waited for a person. A task's run (a sub-agent's) is an
+// invoke_agent span too, a child of the execute_tool span of the call that
+// runs it, with its own chat and execute_tool spans under it.
 //
 // It is a subscriber: the runtime publishes events and knows nothing of
 // traces, and this package makes spans from them through the OpenTelemetry
@@ -71,7 +73,8 @@ type Tracer struct {
 
 	// Owned by the goroutine.
 	run   *runSpans
-	names map[string]string // execute_tool span names, by tool
+	tasks map[string]*runSpans // the open runs of tasks, by taskKey of their path
+	names map[string]string    // execute_tool span names, by tool
 }
 
 // queueSize is how many events may wait for the goroutine before Event
@@ -83,7 +86,8 @@ const queueSize = 4096
 // queued before it.
 type flushRequest chan struct{}
 
-// runSpans is the open span of one run and what it holds open.
+// runSpans is the open span of one run and what it holds open: the
+// session's own run, or a task's.
 type runSpans struct {
 	ctx      context.Context // carries the invoke_agent span
 	span     trace.Span
@@ -93,6 +97,11 @@ type runSpans struct {
 	usage    model.Usage
 	chat     *chatSpan
 	calls    map[int]*callSpan // the calls of the reply being run
+
+	// For a task's run: its key in Tracer.tasks, and the call that runs
+	// it, whose execute_tool span is its parent.
+	task   string
+	parent *callSpan
 }
 
 // chatSpan is an open model request: a turn's or a compaction's.
@@ -110,7 +119,7 @@ func New(tp trace.TracerProvider, opts Options) *Tracer {
 	if opts.Redact == nil {
 		opts.Redact = redact.FromEnv()
 	}
-	t := &Tracer{tracer: tp.Tracer(ScopeName), opts: opts, names: map[string]string{},
+	t := &Tracer{tracer: tp.Tracer(ScopeName), opts: opts, names: map[string]string{}, tasks: map[string]*runSpans{},
 		queue: make(chan any, queueSize), done: make(chan struct{})}
 	go t.loop()
 	return t
@@ -170,6 +179,10 @@ func (t *Tracer) TraceID() trace.TraceID { return t.opts.TraceID }
 
 // handle makes or ends spans for one event.
 func (t *Tracer) handle(e runtime.Event) {
+	if te, ok := e.(runtime.TaskEvent); ok {
+		t.taskEvent(te)
+		return
+	}
 	if ev, ok := e.(runtime.RunStarted); ok {
 		t.runStarted(ev)
 		return
@@ -180,6 +193,12 @@ func (t *Tracer) handle(e runtime.Event) {
 		// the tracer was attached: nothing to hang them on.
 		return
 	}
+	t.runEvent(r, e)
+}
+
+// runEvent makes or ends spans for one event of run r, the session's own
+// or a task's, other than its start.
+func (t *Tracer) runEvent(r *runSpans, e runtime.Event) {
 	switch ev := e.(type) {
 	case runtime.TurnStarted:
 		r.endChat(at(ev.At), "the request was not answered")
@@ -244,31 +263,36 @@ func (t *Tracer) runStarted(ev runtime.RunStarted) {
 	start := at(ev.At)
 	if t.run != nil {
 		// The previous run never said it ended.
-		t.endAll(t.run, start, "the run ended without saying so")
-		t.run.span.SetStatus(codes.Error, "the run ended without saying so")
-		t.run.span.End(trace.WithTimestamp(start))
+		t.endRun(t.run, start, "the run ended without saying so")
 	}
-	provider, name := modelParts(ev.Model)
 	ctx := context.Background()
 	if t.opts.TraceID.IsValid() {
 		ctx = context.WithValue(ctx, sessionTrace{}, t.opts.TraceID)
 	}
-	attrs := []attribute.KeyValue{
+	t.run = t.startRun(ctx, ev, AgentName, nil, trace.WithNewRoot())
+}
+
+// startRun starts the invoke_agent span of a run of the agent named agent,
+// under parent's span (none for the session's own run), with extra
+// attributes, and returns its open spans.
+func (t *Tracer) startRun(parent context.Context, ev runtime.RunStarted, agent string, extra []attribute.KeyValue, opts ...trace.SpanStartOption) *runSpans {
+	provider, name := modelParts(ev.Model)
+	attrs := append([]attribute.KeyValue{
 		semconv.GenAIOperationNameInvokeAgent,
-		semconv.GenAIAgentName(AgentName),
+		semconv.GenAIAgentName(agent),
 		semconv.GenAIConversationID(ev.Session),
 		semconv.GenAIProviderNameKey.String(provider),
 		semconv.GenAIRequestModel(name),
 		AttrRunMode.String(ev.Mode),
 		AttrRunResumed.Bool(ev.Resumed),
-	}
+	}, extra...)
 	if t.opts.CaptureContent && !ev.Resumed {
 		attrs = append(attrs, semconv.GenAIInputMessagesKey.String(t.content(messagesJSON(
 			message{Role: "user", Parts: []part{{Type: "text", Content: clip(ev.Input)}}}))))
 	}
-	ctx, span := t.tracer.Start(ctx, SpanInvokeAgent, trace.WithNewRoot(), trace.WithTimestamp(start),
-		trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
-	t.run = &runSpans{ctx: ctx, span: span, session: ev.Session, provider: provider, model: name, calls: map[int]*callSpan{}}
+	opts = append(opts, trace.WithTimestamp(at(ev.At)), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	ctx, span := t.tracer.Start(parent, SpanInvokeAgentPrefix+agent, opts...)
+	return &runSpans{ctx: ctx, span: span, session: ev.Session, provider: provider, model: name, calls: map[int]*callSpan{}}
 }
 
 // startChat starts a model request's span.
@@ -397,7 +421,37 @@ func (t *Tracer) runFinished(r *runSpans, ev runtime.RunFinished) {
 	}
 	r.span.SetAttributes(attrs...)
 	r.span.End(trace.WithTimestamp(end))
-	t.run = nil
+	t.forget(r, end)
+}
+
+// endRun ends a run that never said it ended, and every span it left open,
+// saying why.
+func (t *Tracer) endRun(r *runSpans, end time.Time, why string) {
+	t.endAll(r, end, why)
+	r.span.SetAttributes(usageAttributes(r.usage)...)
+	r.span.SetStatus(codes.Error, why)
+	r.span.End(trace.WithTimestamp(end))
+	t.forget(r, end)
+}
+
+// forget drops ended run r: a task's from the tasks, or the session's own,
+// with the runs of any tasks still open, which cannot outlive it.
+func (t *Tracer) forget(r *runSpans, end time.Time) {
+	if r.parent != nil {
+		delete(t.tasks, r.task)
+		if r.parent.task == r {
+			r.parent.task = nil
+		}
+		return
+	}
+	if t.run == r {
+		t.run = nil
+	}
+	for _, tr := range t.tasks {
+		// Ending a task ends its own tasks as well; the map may lose
+		// entries on the way, which ranging over it allows.
+		t.endRun(tr, end, "the session's run ended first")
+	}
 }
 
 // endChat ends an open model request that its run left behind.
