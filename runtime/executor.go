@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agenttui/agenttui/feedback"
+	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
 
@@ -115,6 +116,26 @@ type replyRun struct {
 	sess         *Session
 	checkpointed bool
 	checkpoint   *CheckpointTaken
+
+	// usageMu guards taskUsage: what the reply's tasks spent on their
+	// models, which the session's total takes in once the reply settles.
+	usageMu   sync.Mutex
+	taskUsage model.Usage
+}
+
+// addTaskUsage adds what a task of the reply spent; tasks call it from
+// their own goroutines.
+func (r *replyRun) addTaskUsage(u model.Usage) {
+	r.usageMu.Lock()
+	defer r.usageMu.Unlock()
+	r.taskUsage = r.taskUsage.Add(u)
+}
+
+// tasksSpent returns what the reply's tasks spent.
+func (r *replyRun) tasksSpent() model.Usage {
+	r.usageMu.Lock()
+	defer r.usageMu.Unlock()
+	return r.taskUsage
 }
 
 // readyQueue holds the indices of calls that may start, lowest first, so
@@ -377,7 +398,8 @@ func (r *replyRun) breakOff(err error) {
 func (r *replyRun) perform(ctx context.Context, index int, p *Prepared, key string) {
 	clock := r.agent.clock()
 	callCtx := withMemory(ctx, r.mem)
-	callCtx = withCallSite(callCtx, &callSite{agent: r.agent, session: r.session, turn: r.turn, index: index, emit: r.emitFromCall})
+	callCtx = withCallSite(callCtx, &callSite{agent: r.agent, session: r.session, turn: r.turn, index: index,
+		emit: r.emitFromCall, spent: r.addTaskUsage})
 	attempt := 1
 	for {
 		ret := r.attempt(callCtx, p)

@@ -50,6 +50,9 @@ func (r *run) handleReply(ctx context.Context, turn int, reply model.Reply) (out
 	a.emit(plannedReply(turn, reply, final, rr.plan))
 	rr.run(ctx)
 	rr.settleCheckpoint(ctx)
+	// What the reply's tasks spent counts in the session's total, which
+	// the next usage event and the run's end report.
+	s.Usage = s.Usage.Add(rr.tasksSpent())
 	r.waited += rr.personWait
 	results := rr.results()
 	s.Messages = append(s.Messages, model.Message{Role: model.RoleTool, Results: results})

@@ -245,6 +245,7 @@ func (t *taskTool) Call(ctx context.Context, raw json.RawMessage) tool.Return {
 	}
 	sess := NewSession(site.session + "/" + id)
 	out := sub.Run(ctx, sess, a.Prompt)
+	site.spent(sess.Usage)
 	if ctx.Err() != nil {
 		// Stopped from outside: the caller reads that it did not finish,
 		// and what it had done.
@@ -348,6 +349,8 @@ type callSite struct {
 	turn    int
 	index   int
 	emit    func(Event)
+	// spent adds what a task spent on its model to the session's total.
+	spent func(model.Usage)
 }
 
 type callSiteKey struct{}

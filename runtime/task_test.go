@@ -397,3 +397,36 @@ func TestTaskEventEncodesWithItsPath(t *testing.T) {
 		t.Error("an empty task path decoded")
 	}
 }
+
+// What a task spends on its model counts in the session's total.
+func TestTaskUsageCountsInTheSessionTotal(t *testing.T) {
+	parent := script(t,
+		model.Step{Calls: []model.ScriptedCall{taskCall("look", "")}},
+		finishStep("ok"),
+	)
+	scripts := map[string][]model.Step{
+		"look": {{Calls: []model.ScriptedCall{call("read_file", `{"path":"a"}`)}}, finishStep("seen")},
+	}
+	f := newTaskFixture(t, parent, scripts, nil)
+	sess := NewSession("s")
+	if out := f.agent.Run(context.Background(), sess, "go"); out.Status != StatusSucceeded {
+		t.Fatalf("outcome %+v", out)
+	}
+	var own, tasks model.Usage
+	for _, e := range f.rec.snapshot() {
+		switch ev := e.(type) {
+		case UsageReported:
+			own = own.Add(ev.Usage)
+		case TaskEvent:
+			if u, ok := ev.Event.(UsageReported); ok {
+				tasks = tasks.Add(u.Usage)
+			}
+		}
+	}
+	if tasks.InputTokens == 0 {
+		t.Fatal("the task reported no usage")
+	}
+	if want := own.Add(tasks); sess.Usage.InputTokens != want.InputTokens || sess.Usage.OutputTokens != want.OutputTokens {
+		t.Errorf("the session's total is %+v, want its own %+v and its task's %+v", sess.Usage, own, tasks)
+	}
+}
