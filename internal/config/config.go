@@ -38,6 +38,9 @@ type Config struct {
 	// Budgets are "budgets": the run's turns, time, invalid replies and
 	// per-call timeout.
 	Budgets runtime.Budgets
+	// TaskMaxTurns is "budgets.task_max_turns": the model turns each
+	// sub-agent's task may use; zero means runtime.DefaultTaskTurns.
+	TaskMaxTurns int
 	// Rules are "rules", each labelled by its place in the file ("1"
 	// for the first), which the event stream names as rule:1.
 	Rules []approval.NamedRule
@@ -201,4 +204,13 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// TaskTurns returns "budgets.task_max_turns", or zero (the default) for no
+// configuration.
+func (c *Config) TaskTurns() int {
+	if c == nil {
+		return 0
+	}
+	return c.TaskMaxTurns
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +62,19 @@ func TestFindLooksInTheWorkspaceThenTheUsersFolder(t *testing.T) {
 	}
 	if got, _ := Find("", ws); got != local {
 		t.Errorf("with the workspace's file: %q, want %q", got, local)
+	}
+}
+
+func TestTaskMaxTurns(t *testing.T) {
+	c, err := Parse("a.json", []byte(`{"budgets": {"task_max_turns": 12}}`))
+	if err != nil || c.TaskTurns() != 12 {
+		t.Fatalf("task_max_turns: %v, %v", c, err)
+	}
+	if _, err := Parse("a.json", []byte(`{"budgets": {"task_max_turns": 0}}`)); err == nil ||
+		!strings.Contains(err.Error(), "budgets.task_max_turns") {
+		t.Fatalf("a zero task_max_turns: %v", err)
+	}
+	if (*Config)(nil).TaskTurns() != 0 {
+		t.Fatal("no configuration has task turns")
 	}
 }

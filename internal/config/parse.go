@@ -21,7 +21,7 @@ var sandboxKeys = []string{"mode", "network", "writable", "protect_git"}
 
 var approvalKeys = []string{"sandboxed_shell"}
 
-var budgetKeys = []string{"max_turns", "max_time", "max_invalid_replies", "call_timeout"}
+var budgetKeys = []string{"max_turns", "max_time", "max_invalid_replies", "call_timeout", "task_max_turns"}
 
 var ruleKeys = []string{"name", "tool", "args", "decision", "reason"}
 
@@ -170,6 +170,10 @@ func (c *Config) loadBudgets(raw json.RawMessage, fail func(string, string, ...a
 			}
 		case "call_timeout":
 			if c.Budgets.CallTimeout, err = duration(v); err != nil {
+				return fail(full, "%v", err)
+			}
+		case "task_max_turns":
+			if c.TaskMaxTurns, err = positiveInt(v); err != nil {
 				return fail(full, "%v", err)
 			}
 		default:

@@ -49,7 +49,8 @@ func (h *Host) taskTool(ws *workspace.Workspace) tool.Tool {
 			}
 			return tools, scratch
 		},
-		Model: h.taskModel,
+		Model:    h.taskModel,
+		MaxTurns: h.opts.Config.TaskTurns(),
 	})
 }
 
