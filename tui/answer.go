@@ -1,8 +1,13 @@
 package tui
 
 import (
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/tui/callview"
+	"github.com/agenttui/agenttui/tui/internal/text"
 )
 
 // answerKind is what an answer to the runtime does.
@@ -78,7 +83,7 @@ func (m *Model) respond(a answer) int {
 		}
 	}
 	// The person's own answer never arms the grace period.
-	m.board.PersonChange()
+	m.personChange()
 	return n
 }
 
@@ -96,4 +101,45 @@ func (m *Model) send(c *callview.Call, ans approval.Answer) bool {
 	ch <- ans
 	c.MarkAnswered(ans.Approve)
 	return true
+}
+
+// offerGrants opens the grant chooser for c, a call waiting for approval,
+// unless no grant could release it.
+func (m *Model) offerGrants(c *callview.Call) {
+	req := c.Req.Req
+	if asker := req.Asker(); asker.Who == approval.WhoRule {
+		// The policy checks ask rules before grants, so a grant would
+		// change nothing; the screen says so instead of offering one.
+		m.note = fmt.Sprintf("a grant cannot override an ask rule: rule %s asks before this call every time; "+
+			"approve it with y or skip it with n", text.CleanLine(asker.Label))
+		return
+	}
+	p := m.opts.Policy
+	if p == nil {
+		m.note = "grants are not available in this console"
+		return
+	}
+	grants := p.GrantOptions(req)
+	if len(grants) == 0 {
+		m.note = "no grant covers a call that asks to run outside its sandbox: each one is yours to decide; " +
+			"approve it with y or skip it with n"
+		return
+	}
+	labels := make([]string, len(grants))
+	for i, g := range grants {
+		labels[i] = p.GrantLabel(g)
+	}
+	m.grant.Show(c, grants, labels)
+}
+
+// grantKey routes a key to the open grant chooser and gives the grant it
+// picks, which releases at once every waiting call the grant covers.
+func (m *Model) grantKey(msg tea.KeyMsg) {
+	act := m.grant.Update(msg, m.activeBoard().Armed())
+	m.note = act.Note
+	if act.Grant == nil {
+		return
+	}
+	n := m.respond(answer{kind: answerGrant, grant: *act.Grant})
+	m.note = fmt.Sprintf("granted %s for the rest of the session: it released %d waiting call(s)", act.Label, n)
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -125,5 +126,67 @@ func BenchmarkKeystroke(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		m, _ = updateModel(m, keys[i%2])
 		_ = m.View()
+	}
+}
+
+// sessionWithTasks returns a console at 120×40 whose reply on the board
+// runs four tasks side by side, each of which has finished 250 calls (25
+// turns of ten), and one of which has a call waiting for the person.
+func sessionWithTasks(tb testing.TB) Model {
+	clock := &fakeClock{t: t0}
+	m := New(Options{Bridge: NewBridge(clock.now), Now: clock.now, Workspace: ws, Model: "demo"})
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.start("goal")
+	calls := make([]runtime.PlannedCall, 4)
+	for i := range calls {
+		calls[i] = pc(i, "task", fmt.Sprintf(`{"description":"Survey part %d of the code","prompt":"p","agent":"explore"}`, i), independent(), 1)
+	}
+	items := []any{runtime.ReplyReceived{Turn: 1, Text: "Four tasks.", Calls: calls}}
+	for i := range calls {
+		items = append(items, decide(1, i, "run", "mode:reads", "reads"), started(1, i, "task", t0))
+	}
+	for i := range calls {
+		id := runtime.TaskID(1, i)
+		items = append(items, runtime.Tag(id, runtime.RunStarted{Input: "p"}))
+		for turn := 1; turn <= 25; turn++ {
+			tc := make([]runtime.PlannedCall, 10)
+			for j := range tc {
+				tc[j] = pc(j, "read_file", fmt.Sprintf(`{"path":"src/file%d.go"}`, j), reads(fmt.Sprintf("src/file%d.go", j)), 1)
+			}
+			items = append(items, runtime.Tag(id, runtime.TurnStarted{Turn: turn}),
+				runtime.Tag(id, runtime.ReplyReceived{Turn: turn, Text: fmt.Sprintf("Task %d, turn %d.", i, turn), Calls: tc}))
+			for j := range tc {
+				items = append(items, runtime.Tag(id, decide(turn, j, "run", "mode:reads", "reads")),
+					runtime.Tag(id, started(turn, j, "read_file", t0)),
+					runtime.Tag(id, finished(turn, j, "read_file", "success", "", "package src\n", 3)))
+			}
+			items = append(items, runtime.Tag(id, runtime.TurnEnded{Turn: turn}))
+		}
+	}
+	items = append(items, taskRequest(1, []string{runtime.TaskID(1, 2)}, 26, 0, "edit_file", apiPreview("sha256:x")))
+	m, _ = updateModel(m, eventsMsg(items))
+	return m
+}
+
+// BenchmarkViewTasks measures drawing the whole screen at 120×40 while four
+// tasks of 250 finished calls each run: the session's board with their
+// rows, and one task's own board and transcript.
+func BenchmarkViewTasks(b *testing.B) {
+	for _, nested := range []bool{false, true} {
+		b.Run(fmt.Sprintf("nested=%v", nested), func(b *testing.B) {
+			m := sessionWithTasks(b)
+			if nested {
+				m.openTask(m.board.Reply().Get(2).Task)
+				m.layout()
+			}
+			if got := m.View(); !strings.Contains(got, "Survey part 2 of the code") {
+				b.Fatalf("the tasks are not on screen:\n%s", got)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				_ = m.View()
+			}
+		})
 	}
 }

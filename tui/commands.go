@@ -20,6 +20,7 @@ import (
 	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/internal/text"
 	"github.com/agenttui/agenttui/tui/mdtranscript"
+	"github.com/agenttui/agenttui/tui/taskview"
 	"github.com/agenttui/agenttui/tui/transcript"
 )
 
@@ -253,6 +254,7 @@ func (m *Model) switched(s sessionSwitched) tea.Cmd {
 func (m *Model) resetSession() {
 	m.transcript = transcript.New(m.keys.Transcript, m.styles)
 	m.board = m.newBoard()
+	m.tasks, m.taskLogs, m.nested = taskview.New(), map[string]*transcript.Model{}, nil
 	m.detail = detail.NewPane(m.styles)
 	m.diffScreen.Close()
 	m.grant.Close()
@@ -419,9 +421,9 @@ func (m *Model) submit() tea.Cmd {
 			m.note = "that call is no longer waiting for approval"
 		default:
 			m.respond(answer{kind: answerSkip, calls: []*callview.Call{c}, reason: typed})
-			m.note = fmt.Sprintf("skipped #%d %s", c.Index+1, c.Name)
+			m.note = "skipped " + c.Title()
 		}
-		m.board.PersonChange()
+		m.personChange()
 		return nil
 	}
 	if strings.HasPrefix(typed, "/") && !strings.HasPrefix(typed, "//") {

@@ -33,6 +33,20 @@
 // saying what the person asked for; the root performs it. Key maps and
 // styles are values the root hands down.
 //
+// # Tasks
+//
+// A call named task runs a sub-agent, whose events arrive wrapped in
+// runtime.TaskEvent. They change only the task's own view (tui/taskview,
+// which keeps each task's callview.Task: its agent, description, writes,
+// reply, turn and outcome) and its own transcript, never the session's
+// board, transcript, usage or outcome. The board draws the task call's row
+// from its callview.Task and, under it, a row for each of the task's calls
+// that waits for the person, which the approval keys answer in place; a
+// request of a task nothing has named yet is shown after the reply's calls.
+// Enter on a task's row shows the task's own board and transcript in place of
+// the session's, under a breadcrumb; Esc goes back (and there never stops
+// the run).
+//
 // Every answer to the runtime goes through one function, Model.respond: the
 // board's y, a and A, the skip reason, the person's edit, a grant, and the
 // skip of a request the board cannot show. Nothing else holds the channel a

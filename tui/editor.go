@@ -32,6 +32,9 @@ func editorCommand(path string) *exec.Cmd {
 // editorDone says the editor the person opened on a call's change has
 // exited.
 type editorDone struct {
+	// call is the call whose change the person edits; when it is nil,
+	// the call is looked up by turn and index on the session's board.
+	call        *callview.Call
 	turn, index int
 	reqID       uint64
 	// digest is the preview the person edited; proposed its new content.
@@ -59,12 +62,12 @@ func (m *Model) editChange(c *callview.Call) tea.Cmd {
 		m.note = "could not open the editor: " + text.CleanLine(err.Error())
 		return nil
 	}
-	done := editorDone{turn: c.Turn, index: c.Index, reqID: c.Req.ID, digest: c.Change.Digest, proposed: pv.New, file: file, dir: dir}
+	done := editorDone{call: c, turn: c.Turn, index: c.Index, reqID: c.Req.ID, digest: c.Change.Digest, proposed: pv.New, file: file, dir: dir}
 	edit := m.opts.Editor
 	if edit == nil {
 		edit = editorCommand
 	}
-	m.note = fmt.Sprintf("editing #%d %s: save and quit to approve it with your version; quit without saving leaves it waiting", c.Index+1, c.Name)
+	m.note = fmt.Sprintf("editing %s: save and quit to approve it with your version; quit without saving leaves it waiting", c.Title())
 	return m.exec(edit(file), func(err error) tea.Msg {
 		done.err = err
 		return done
@@ -142,8 +145,8 @@ func (m *Model) inputEdited(e inputEdited) {
 func (m *Model) editorReturned(d editorDone) {
 	data, readErr := os.ReadFile(d.file)
 	mine := string(data)
-	var c *callview.Call
-	if r := m.board.Reply(); r != nil && r.Turn == d.turn {
+	c := d.call
+	if r := m.board.Reply(); c == nil && r != nil && r.Turn == d.turn {
 		c = r.Get(d.index)
 	}
 	remove := true
@@ -161,7 +164,7 @@ func (m *Model) editorReturned(d editorDone) {
 	}
 	name := fmt.Sprintf("#%d", d.index+1)
 	if c != nil {
-		name += " " + c.Name
+		name = c.Title()
 	}
 	switch {
 	case d.err != nil:

@@ -18,7 +18,8 @@ type GlobalKeys struct {
 	Focus key.Binding
 	// Mode cycles the approval mode ask → reads → auto → plan.
 	Mode key.Binding
-	// Stop stops the running turn.
+	// Stop stops the running turn; in a task's view it goes back to the
+	// view the task was opened from instead.
 	Stop key.Binding
 	// Quit quits when pressed twice in a row.
 	Quit key.Binding
@@ -36,7 +37,7 @@ func DefaultGlobalKeys() GlobalKeys {
 	return GlobalKeys{
 		Focus:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus input → board → transcript")),
 		Mode:     key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "approval mode ask → reads → auto → plan")),
-		Stop:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop the running turn (or close a prompt)")),
+		Stop:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop the turn; close a prompt; leave a task")),
 		Quit:     key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c ×2", "quit")),
 		Help:     key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("? / f1", "this help (? outside the input)")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up (transcript, or expanded details)")),

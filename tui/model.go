@@ -16,7 +16,6 @@ import (
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/tui/autopilot"
 	"github.com/agenttui/agenttui/tui/board"
-	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/detail"
 	"github.com/agenttui/agenttui/tui/diffview"
 	"github.com/agenttui/agenttui/tui/grant"
@@ -27,6 +26,7 @@ import (
 	"github.com/agenttui/agenttui/tui/mdtranscript"
 	"github.com/agenttui/agenttui/tui/restore"
 	"github.com/agenttui/agenttui/tui/rewind"
+	"github.com/agenttui/agenttui/tui/taskview"
 	"github.com/agenttui/agenttui/tui/transcript"
 )
 
@@ -88,6 +88,12 @@ type Model struct {
 
 	transcript transcript.Model
 	board      board.Model
+	// tasks are the session's tasks, and taskLogs their transcripts by
+	// taskview.Key; nested, when set, shows a task's board and
+	// transcript in place of the session's.
+	tasks      *taskview.Tasks
+	taskLogs   map[string]*transcript.Model
+	nested     *nestedView
 	detail     detail.Pane
 	input      input.Box
 	grant      grant.Chooser
@@ -201,6 +207,8 @@ func New(opts Options) Model {
 		session:   text.CleanLine(opts.Session),
 		opening:   opts.Open != nil,
 		export:    newExport(opts.Workspace),
+		tasks:     taskview.New(),
+		taskLogs:  map[string]*transcript.Model{},
 	}
 	m.board = m.newBoard()
 	m.transcript = transcript.New(m.keys.Transcript, m.styles)
@@ -297,7 +305,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for _, item := range msg {
 			cmds = append(cmds, m.apply(item))
 		}
-		cmds = append(cmds, m.board.ExternalChange(), m.bridge.wait())
+		cmds = append(cmds, m.syncBoards(), m.bridge.wait())
 		if m.grant.Stale() {
 			m.grant.Close()
 			m.note = "the call is no longer waiting for approval; no grant given"
@@ -346,9 +354,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
-			m.transcript.Scroll(-3)
+			m.activeTranscript().Scroll(-3)
 		case tea.MouseButtonWheelDown:
-			m.transcript.Scroll(3)
+			m.activeTranscript().Scroll(3)
 		}
 	case tea.KeyMsg:
 		// Every key message comes from the person: the autopilot's keys
@@ -426,6 +434,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			m.input.CloseReason()
 			m.setFocus(focusBoard)
 			m.note = "skip cancelled"
+		case m.nested != nil:
+			// In a task's view Esc goes back; it never stops the run.
+			m.closeTask()
 		case m.run != nil:
 			m.stop("the person stopped the turn")
 			m.note = "stopping the turn: running calls are cancelled, and each call says whether it ran"
@@ -447,7 +458,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.setFocus((m.focus + 1) % 3)
 		return nil
 	case key.Matches(msg, g.PageUp, g.PageDown):
-		n := max(1, m.transcript.Height()-1)
+		tr := m.activeTranscript()
+		n := max(1, tr.Height()-1)
 		if m.focus == focusBoard && m.detail.Expanded() {
 			n = max(1, m.detail.Height()-2)
 		}
@@ -457,7 +469,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		if m.focus == focusBoard && m.detail.Expanded() {
 			m.detail.Scroll(n)
 		} else {
-			m.transcript.Scroll(n)
+			tr.Scroll(n)
 		}
 		return nil
 	case msg.Type == tea.KeyF1, m.focus != focusInput && key.Matches(msg, g.Help) && !msg.Paste:
@@ -474,21 +486,27 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			m.note = "typed text is ignored here: press tab to reach the input"
 			return nil
 		}
-		if act := m.transcript.Update(msg); act.Note != "" {
+		if act := m.activeTranscript().Update(msg); act.Note != "" {
 			m.note = act.Note
 		}
 	}
 	return nil
 }
 
-// boardKey routes a key to the board and acts on what it asks.
+// boardKey routes a key to the board on screen (the session's, or an open
+// task's) and acts on what it asks.
 func (m *Model) boardKey(msg tea.KeyMsg) tea.Cmd {
-	before := m.board.Focus()
-	act := m.board.Update(msg)
-	if m.board.Focus() != before {
+	b := m.activeBoard()
+	before := b.Focused()
+	act := b.Update(msg)
+	if b.Focused() != before {
 		m.detail.FocusChanged()
 	}
 	m.note = act.Note
+	if act.OpenTask != nil {
+		m.openTask(act.OpenTask)
+		return nil
+	}
 	if len(act.Approve) > 0 {
 		m.respond(answer{kind: answerApprove, calls: act.Approve})
 	}
@@ -500,7 +518,7 @@ func (m *Model) boardKey(msg tea.KeyMsg) tea.Cmd {
 		m.note = "diffs are shown " + map[bool]string{true: "side by side", false: "unified"}[l == diffview.Split]
 	}
 	if act.FullDiff {
-		m.diffScreen.Show(m.board.Focused())
+		m.diffScreen.Show(b.Focused())
 	}
 	if act.Skip != nil {
 		m.diffScreen.Close()
@@ -555,45 +573,4 @@ func (m *Model) markdown() *markdown.Renderer {
 		m.md = markdown.New(lipgloss.ColorProfile(), lipgloss.HasDarkBackground())
 	}
 	return m.md
-}
-
-// offerGrants opens the grant chooser for c, a call waiting for approval,
-// unless no grant could release it.
-func (m *Model) offerGrants(c *callview.Call) {
-	req := c.Req.Req
-	if asker := req.Asker(); asker.Who == approval.WhoRule {
-		// The policy checks ask rules before grants, so a grant would
-		// change nothing; the screen says so instead of offering one.
-		m.note = fmt.Sprintf("a grant cannot override an ask rule: rule %s asks before this call every time; "+
-			"approve it with y or skip it with n", text.CleanLine(asker.Label))
-		return
-	}
-	p := m.opts.Policy
-	if p == nil {
-		m.note = "grants are not available in this console"
-		return
-	}
-	grants := p.GrantOptions(req)
-	if len(grants) == 0 {
-		m.note = "no grant covers a call that asks to run outside its sandbox: each one is yours to decide; " +
-			"approve it with y or skip it with n"
-		return
-	}
-	labels := make([]string, len(grants))
-	for i, g := range grants {
-		labels[i] = p.GrantLabel(g)
-	}
-	m.grant.Show(c, grants, labels)
-}
-
-// grantKey routes a key to the open grant chooser and gives the grant it
-// picks, which releases at once every waiting call the grant covers.
-func (m *Model) grantKey(msg tea.KeyMsg) {
-	act := m.grant.Update(msg, m.board.Armed())
-	m.note = act.Note
-	if act.Grant == nil {
-		return
-	}
-	n := m.respond(answer{kind: answerGrant, grant: *act.Grant})
-	m.note = fmt.Sprintf("granted %s for the rest of the session: it released %d waiting call(s)", act.Label, n)
 }

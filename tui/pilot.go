@@ -41,6 +41,8 @@ func (m *Model) pilotSnapshot() autopilot.Snapshot {
 		Busy:         m.opening || m.busy != "" || m.queued != "",
 		Reply:        m.board.Reply(),
 		BoardFocus:   m.board.Focus(),
+		FocusOnTask:  m.board.FocusOnTask(),
+		TaskOpen:     m.nested != nil,
 		Focus:        autopilot.FocusElsewhere,
 		Input:        m.input.Value(),
 		InputOverlay: m.input.Overlay(),

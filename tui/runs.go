@@ -20,6 +20,13 @@ import (
 // a command when the item starts something (an opened session that carries
 // on at once).
 func (m *Model) apply(item any) tea.Cmd {
+	if te, ok := item.(runtime.TaskEvent); ok {
+		// A task's event changes the task's view and transcript only.
+		// /export leaves tasks out: the session's own transcript says
+		// what each task call did, in the result its model read.
+		m.applyTask(te)
+		return nil
+	}
 	if e, ok := item.(runtime.Event); ok {
 		m.export.Add(e)
 	}
@@ -105,7 +112,9 @@ func (m *Model) apply(item any) tea.Cmd {
 			m.transcript.Add(transcript.ModelText{Doc: m.markdown().Doc(ev.Text)})
 		}
 		if len(ev.Calls) > 0 || ev.Cut != nil {
-			m.board.SetReply(callview.NewReply(ev))
+			r := callview.NewReply(ev)
+			m.tasks.Bind(nil, r)
+			m.board.SetReply(r)
 			m.detail.FocusChanged()
 		}
 	case runtime.InvalidReply:
@@ -143,6 +152,14 @@ func (m *Model) apply(item any) tea.Cmd {
 	case runtime.ModelRetry:
 		m.applyRetry(ev)
 	case approvalRequest:
+		if len(ev.Req.Task) > 0 {
+			// A task's call: it waits on the task's view, which is made
+			// when no event named the task yet, so that it is always
+			// shown and can be answered.
+			m.tasks.Attach(ev.Request)
+			m.answers[ev.ID] = ev.answer
+			break
+		}
 		if !m.board.Reply().Attach(ev.Request) {
 			// A request for a call the board does not show cannot be
 			// answered by anyone: skip it rather than hang the run.
@@ -153,6 +170,7 @@ func (m *Model) apply(item any) tea.Cmd {
 	case approvalGone:
 		delete(m.answers, ev.id)
 		m.board.Reply().Detach(ev.id)
+		m.tasks.Detach(ev.id)
 	case runDone:
 		if m.run == ev.run {
 			m.run = nil

@@ -45,26 +45,16 @@ func (m *Model) plan() sizes {
 	if rest < 3 {
 		return s
 	}
-	if r := m.board.Reply(); r == nil {
+	ab := m.activeBoard()
+	if need := ab.Need(); ab.Reply() == nil && need <= 2 {
 		s.board = 2
 	} else {
-		need := 1 + len(r.Calls)
-		batches := map[int]bool{}
-		for _, c := range r.Calls {
-			batches[c.Batch] = true
-		}
-		if !r.Invalid {
-			need += len(batches)
-		}
-		if r.Cut != "" {
-			need++
-		}
 		s.board = min(need, max(3, rest*2/5))
 		s.detail = min(7, max(2, rest/4))
-		if c := m.board.Focused(); c != nil && c.Change != nil && c.Change.Full != nil && !c.Done {
+		if c := ab.Focused(); c != nil && c.Change != nil && c.Change.Full != nil && !c.Done {
 			// A change waiting to run is what the person decides on:
 			// the pane shows as much of it as the transcript can spare.
-			s.detail = max(s.detail, min(m.detail.Need(c, m.board.Reply(), m.opts.Workspace, m.width), rest*2/5))
+			s.detail = max(s.detail, min(m.detail.Need(c, ab.FocusedReply(), m.opts.Workspace, m.width), rest*2/5))
 		}
 		if m.detail.Expanded() {
 			s.detail = max(4, rest/2)
@@ -92,9 +82,18 @@ func (m *Model) layout() {
 			l.Frame = m.spin.View()
 		}
 	}
+	tr := m.activeTranscript()
+	if l := tr.Live(); tr != &m.transcript && l != nil {
+		// A task's reply streaming in, while the task runs.
+		l.Frame, l.Waiting = "", ""
+		if m.ticking {
+			l.Frame = m.spin.View()
+		}
+	}
 	s := m.plan()
 	m.input.Fit(s.in)
 	m.transcript.SetSize(m.width, s.transcript)
+	tr.SetSize(m.width, s.transcript)
 	m.detail.SetHeight(s.detail)
 	m.diffScreen.SetHeight(s.transcript + s.board + s.detail)
 }
@@ -128,11 +127,12 @@ func (m Model) View() string {
 	case m.rewind.Shown():
 		parts = append(parts, m.rewind.View(m.width, s.transcript+s.board+s.detail))
 	default:
+		ab := m.activeBoard()
 		parts = append(parts,
-			m.transcript.View(m.width, s.transcript, m.focus == focusTranscript),
-			m.board.View(m.width, s.board, m.spin.View(), m.focus == focusBoard))
+			m.activeTranscript().View(m.width, s.transcript, m.focus == focusTranscript),
+			ab.View(m.width, s.board, m.spin.View(), m.focus == focusBoard))
 		if s.detail > 0 {
-			parts = append(parts, m.detail.View(m.board.Focused(), m.board.Reply(), m.opts.Workspace, m.width, s.detail))
+			parts = append(parts, m.detail.View(ab.Focused(), ab.FocusedReply(), m.opts.Workspace, m.width, s.detail))
 		}
 	}
 	parts = append(parts, m.styles.Accent.Render(text.Cut(m.note, m.width)))
@@ -217,6 +217,9 @@ func (m Model) headerView(height int) string {
 // statusView gathers and draws the status bar.
 func (m Model) statusView() string {
 	run, wait, ask := m.board.Reply().Counts()
+	// The tasks' calls that wait for the person count with the session's:
+	// every one of them waits for an answer.
+	ask += m.tasks.Asking()
 	if m.run == nil {
 		run, wait, ask = 0, 0, 0
 	}
@@ -240,8 +243,15 @@ func (m Model) statusView() string {
 	case m.run != nil:
 		// Nothing moves, so nothing ticks: a static "since" instead of a
 		// counter that would need redrawing.
-		if pending := m.board.Reply().Pending(0); len(pending) > 0 {
-			info.elapsed = "waiting for you since " + clockTime(pending[0].AskedAt)
+		pending := append(m.board.Reply().Pending(0), m.tasks.Pending()...)
+		if len(pending) > 0 {
+			first := pending[0].AskedAt
+			for _, c := range pending[1:] {
+				if c.AskedAt.Before(first) {
+					first = c.AskedAt
+				}
+			}
+			info.elapsed = "waiting for you since " + clockTime(first)
 		}
 	case m.last != nil:
 		info.elapsed = "took " + text.Since(m.runTook)
@@ -274,7 +284,7 @@ func (m Model) hints() string {
 		return "keys paused ½ s: look at the points first · esc cancel"
 	case m.rewind.Shown():
 		return "↑↓ choose a point · 1 code and conversation · 2 code only · 3 conversation only · esc cancel"
-	case m.grant.Shown() && !m.board.Armed():
+	case m.grant.Shown() && !m.activeBoard().Armed():
 		return "grant keys paused ½ s: the approvals just changed · esc close"
 	case m.grant.Shown():
 		return fmt.Sprintf("1–%d or ↑↓ enter give the grant · esc close", m.grant.Len())
@@ -286,26 +296,49 @@ func (m Model) hints() string {
 		return "type to search · ctrl+r older · enter take · esc cancel"
 	case m.focus == focusInput && len(m.input.Menu()) > 0:
 		return "tab complete · ↑↓ choose · enter run · esc close"
+	case m.focus == focusInput && m.nested != nil:
+		return "esc back to the session · tab board · ctrl+j new line · ctrl+c×2 quit"
 	case m.focus == focusInput && m.run != nil:
 		return "esc stop · tab board · ctrl+j new line · ctrl+c×2 quit"
 	case m.focus == focusInput:
 		return "enter send · ctrl+j new line · ↑ history · / commands · f1 help"
 	case m.focus == focusBoard:
-		c := m.board.Focused()
-		switch {
-		case c != nil && c.Req != nil && !m.board.Armed():
-			return "approval keys paused ½ s: the approval just changed"
-		case c != nil && c.Req != nil:
-			return "y approve · n skip · g grant · a batch · A all · enter details"
-		case len(m.board.Reply().Pending(0)) > 0 && m.board.Armed():
-			return "↑↓ focus · A approve all · enter details"
-		}
-		return "↑↓ focus · enter details · ? help"
+		return m.boardHints()
 	}
-	if m.transcript.HasThinking() {
-		return "↑↓ pgup pgdn scroll · t thinking · end follow · tab next"
+	back := ""
+	if m.nested != nil {
+		back = " · esc back"
 	}
-	return "↑↓ pgup pgdn scroll · end follow · tab next"
+	if m.activeTranscript().HasThinking() {
+		return "↑↓ pgup pgdn scroll · t thinking · end follow · tab next" + back
+	}
+	return "↑↓ pgup pgdn scroll · end follow · tab next" + back
+}
+
+// boardHints are the keys that do something on the board on screen.
+func (m Model) boardHints() string {
+	ab := m.activeBoard()
+	c := ab.Focused()
+	back := ""
+	if m.nested != nil {
+		back = " · esc back"
+	}
+	onTask := ab.FocusOnTask()
+	switch {
+	case c != nil && c.Req != nil && !ab.Armed():
+		return "approval keys paused ½ s: the approval just changed"
+	case c != nil && c.Req != nil && onTask:
+		return "y approve · n skip · g grant · A all · enter details" + back
+	case c != nil && c.Req != nil:
+		return "y approve · n skip · g grant · a batch · A all · enter details" + back
+	case c != nil && c.Task != nil && len(ab.Pending()) > 0 && ab.Armed():
+		return "↑↓ focus · enter open the task · A approve all" + back
+	case c != nil && c.Task != nil:
+		return "↑↓ focus · enter open the task · ? help" + back
+	case len(ab.Pending()) > 0 && ab.Armed():
+		return "↑↓ focus · A approve all · enter details" + back
+	}
+	return "↑↓ focus · enter details · ? help" + back
 }
 
 // PlainOutcome returns the outcome as plain text for the normal screen after

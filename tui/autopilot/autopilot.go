@@ -63,6 +63,9 @@ type Snapshot struct {
 	// HelpOpen and DiffOpen say the help or the full-screen diff covers
 	// the screen.
 	HelpOpen, DiffOpen bool
+	// TaskOpen says a task's board and transcript hold the screen; Esc
+	// goes back to the session's.
+	TaskOpen bool
 	// GrantOpen says the grant chooser is open, for the call GrantFor.
 	GrantOpen bool
 	GrantFor  *callview.Call
@@ -80,6 +83,10 @@ type Snapshot struct {
 	// focused call.
 	Reply      *callview.Reply
 	BoardFocus int
+	// FocusOnTask says focus is on a task's call that waits, drawn under
+	// the row of call BoardFocus (after every call when it is -1), which
+	// the autopilot never answers.
+	FocusOnTask bool
 	// Focus is where keys go.
 	Focus Focus
 	// Input is what the input holds; InputOverlay says its menu or a
@@ -280,7 +287,7 @@ func (d *decider) next() (Step, bool) {
 	case s.OpenFailed:
 		p.Done, p.Say = true, "stopped: the session could not be opened"
 		return Step{}, false
-	case s.HelpOpen, s.DiffOpen:
+	case s.HelpOpen, s.DiffOpen, s.TaskOpen:
 		p.aim("close", s.Now)
 		return Step{Key: keyOf(tea.KeyEsc), At: d.after(pilotMove)}, true
 	case s.GrantOpen:
@@ -333,9 +340,14 @@ func (d *decider) approve() (Step, bool) {
 	case s.Focus != FocusBoard:
 		return Step{Key: keyOf(tea.KeyTab), At: d.after(pilotMove)}, true
 	}
-	if f := s.BoardFocus; f != target.Index {
+	if f := s.BoardFocus; f != target.Index || s.FocusOnTask {
+		pos, at := indexOf(r.Order, target.Index), indexOf(r.Order, f)
+		if s.FocusOnTask && f < 0 {
+			at = len(r.Order)
+		}
+		// A task's row is just below the call that runs the task.
 		k := keyOf(tea.KeyDown)
-		if indexOf(r.Order, target.Index) < indexOf(r.Order, f) {
+		if pos < at || s.FocusOnTask && pos <= at {
 			k = keyOf(tea.KeyUp)
 		}
 		return Step{Key: k, At: d.after(pilotMove)}, true

@@ -13,12 +13,10 @@ package board
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/internal/text"
@@ -35,10 +33,18 @@ type Model struct {
 	Keys KeyMap
 	// Styles are the styles it draws with.
 	Styles *text.Styles
+	// Crumb, when set, leads the title: the board shows a task's calls,
+	// and the crumb says which task and where it is.
+	Crumb string
 
 	reply     *callview.Reply
-	focus     int // index of the focused call in reply.calls
+	focus     rowKey
 	workspace string
+	// loose are tasks whose calls wait for the person but that have no
+	// row on the board; own is the task whose calls the board shows, if
+	// it does: its lone requests are drawn after its reply's calls.
+	loose []*callview.Task
+	own   *callview.Task
 
 	now        func() time.Time
 	grace      time.Duration
@@ -47,14 +53,23 @@ type Model struct {
 	last       approvalSig
 }
 
-// approvalSig is what the approval keys would act on: the focused call, its
-// open request, every open request, and the previews they show: a change
-// that moves under the person is as new as a new request.
+// rowKey names a focusable row: a call of the reply (ask nil), or a task's
+// call that waits for the person, drawn under the row of the call that runs
+// the task (index), or after the reply's calls (index -1).
+type rowKey struct {
+	index int
+	ask   *callview.Call
+}
+
+// approvalSig is what the approval keys would act on: the focused row, its
+// open request, every open request (the tasks' too), and the previews they
+// show: a change that moves under the person is as new as a new request.
 type approvalSig struct {
-	turn, focus int
-	focusedReq  uint64
-	pending     []uint64
-	digests     []string
+	turn       int
+	focus      rowKey
+	focusedReq uint64
+	pending    []uint64
+	digests    []string
 }
 
 // Action is what a key on the board asks of the rest of the console.
@@ -72,6 +87,8 @@ type Action struct {
 	// switches diffs between unified and side by side; FullDiff shows the
 	// focused call's change full screen.
 	ToggleDetails, ToggleLayout, FullDiff bool
+	// OpenTask opens the board and transcript of a task.
+	OpenTask *callview.Task
 }
 
 // GraceEndMsg redraws the board when the grace period it armed has passed,
@@ -90,17 +107,134 @@ func New(workspace string, now func() time.Time, grace time.Duration, keys KeyMa
 // Reply returns the reply on the board, or nil before the first.
 func (b *Model) Reply() *callview.Reply { return b.reply }
 
-// Focus returns the index of the focused call in its reply.
-func (b *Model) Focus() int { return b.focus }
+// SetLoose shows, after the reply's calls, the calls that wait for the
+// person of tasks that have no row on the board (their call is not in the
+// reply), so that they can be answered all the same.
+func (b *Model) SetLoose(tasks []*callview.Task) { b.loose = tasks }
+
+// SetOwn says the board shows the calls of task t (its reply is set with
+// SetReply): the task's lone requests are drawn after its reply's calls.
+func (b *Model) SetOwn(t *callview.Task) { b.own = t }
+
+// entry is a focusable row and what it shows.
+type entry struct {
+	key   rowKey
+	call  *callview.Call
+	reply *callview.Reply
+}
+
+// entries returns the focusable rows in display order: each call of the
+// reply, followed by the waiting calls of the task it runs; then the
+// waiting calls of tasks without a row.
+func (b *Model) entries() []entry {
+	var out []entry
+	if r := b.reply; r != nil {
+		for _, i := range r.Order {
+			c := r.Calls[i]
+			out = append(out, entry{key: rowKey{index: c.Index}, call: c, reply: r})
+			if c.Task != nil {
+				for _, a := range c.Task.Asks() {
+					out = append(out, entry{key: rowKey{index: c.Index, ask: a.Call}, call: a.Call, reply: a.Reply})
+				}
+			}
+		}
+	}
+	for _, a := range b.extraAsks() {
+		out = append(out, entry{key: rowKey{index: -1, ask: a.Call}, call: a.Call, reply: a.Reply})
+	}
+	return out
+}
+
+// extraAsks returns the waiting calls drawn after the reply's: the loose
+// tasks', and the own task's lone requests.
+func (b *Model) extraAsks() []callview.Ask {
+	var out []callview.Ask
+	for _, t := range b.loose {
+		out = append(out, t.Asks()...)
+	}
+	if t := b.own; t != nil {
+		for _, r := range t.Lone {
+			for _, c := range r.Pending(0) {
+				out = append(out, callview.Ask{Task: t, Reply: r, Call: c})
+			}
+		}
+	}
+	return out
+}
+
+// current returns the focused row. A task's call that no longer waits has
+// no row: focus falls back to the call that runs its task, or the first
+// row.
+func (b *Model) current() entry {
+	if b.focus.ask == nil {
+		return entry{key: b.focus, call: b.reply.Get(b.focus.index), reply: b.reply}
+	}
+	es := b.entries()
+	for _, e := range es {
+		if e.key == b.focus && e.call.Req != nil {
+			return e
+		}
+	}
+	if c := b.reply.Get(b.focus.index); c != nil {
+		return entry{key: rowKey{index: c.Index}, call: c, reply: b.reply}
+	}
+	if len(es) > 0 {
+		return es[0]
+	}
+	return entry{key: rowKey{index: -1}}
+}
+
+// Focus returns the index of the focused call in its reply; on a task's
+// call that waits, the index of the call that runs the task (-1 when that
+// is not in the reply).
+func (b *Model) Focus() int { return b.current().key.index }
+
+// FocusOnTask reports whether focus is on a task's call that waits, rather
+// than on a call of the reply.
+func (b *Model) FocusOnTask() bool { return b.current().key.ask != nil }
 
 // SetFocus focuses the call with index i, as the person would.
 func (b *Model) SetFocus(i int) {
-	b.focus = i
+	b.focus = rowKey{index: i}
 	b.PersonChange()
 }
 
+// SetFocusCall focuses the row of c, a call of the reply or a task's call
+// that waits, as the person would; it reports whether c has a row.
+func (b *Model) SetFocusCall(c *callview.Call) bool {
+	for _, e := range b.entries() {
+		if e.call == c {
+			b.focus = e.key
+			b.PersonChange()
+			return true
+		}
+	}
+	return false
+}
+
 // Focused returns the focused call, or nil.
-func (b *Model) Focused() *callview.Call { return b.reply.Get(b.focus) }
+func (b *Model) Focused() *callview.Call { return b.current().call }
+
+// FocusedReply returns the reply the focused call is in: the board's, or,
+// for a task's call, the task's.
+func (b *Model) FocusedReply() *callview.Reply {
+	if e := b.current(); e.call != nil {
+		return e.reply
+	}
+	return b.reply
+}
+
+// Pending returns every call on the board that waits for the person: the
+// reply's, then the tasks', in display order.
+func (b *Model) Pending() []*callview.Call {
+	out := b.reply.Pending(0)
+	for _, e := range b.entries() {
+		if e.key.ask != nil {
+			out = append(out, e.call)
+		}
+	}
+	return out
+}
 
 // GraceUntil returns when the approval keys work again; a time in the past
 // when they work now.
@@ -113,23 +247,23 @@ func (b *Model) GraceSeq() int { return b.graceSeq }
 // SetReply shows a new reply; focus goes to its first call.
 func (b *Model) SetReply(r *callview.Reply) {
 	b.reply = r
-	b.focus = 0
-	if len(r.Order) > 0 {
-		b.focus = r.Order[0]
+	b.focus = rowKey{}
+	if r != nil && len(r.Order) > 0 {
+		b.focus = rowKey{index: r.Calls[r.Order[0]].Index}
 	}
 }
 
 // sig returns the current approval signature.
 func (b *Model) sig() approvalSig {
-	s := approvalSig{focus: b.focus}
-	if b.reply == nil {
-		return s
+	cur := b.current()
+	s := approvalSig{focus: cur.key}
+	if b.reply != nil {
+		s.turn = b.reply.Turn
 	}
-	s.turn = b.reply.Turn
-	if c := b.Focused(); c != nil && c.Req != nil {
+	if c := cur.call; c != nil && c.Req != nil {
 		s.focusedReq = c.Req.ID
 	}
-	for _, c := range b.reply.Pending(0) {
+	for _, c := range b.Pending() {
 		s.pending = append(s.pending, c.Req.ID)
 		s.digests = append(s.digests, c.Digest())
 	}
@@ -138,9 +272,10 @@ func (b *Model) sig() approvalSig {
 
 // ExternalChange is called after the runtime changed the board. When what
 // the approval keys act on has changed in a way the person did not cause (a
-// new request, a new reply under focus), it arms the grace period and
-// returns the command that ends it.
+// new request, a task's or the reply's, a new reply under focus), it arms
+// the grace period and returns the command that ends it.
 func (b *Model) ExternalChange() tea.Cmd {
+	b.settle()
 	n := b.sig()
 	o := b.last
 	b.last = n
@@ -170,7 +305,18 @@ func (b *Model) ExternalChange() tea.Cmd {
 
 // PersonChange records a change the person made (moving focus, answering),
 // which never arms the grace period.
-func (b *Model) PersonChange() { b.last = b.sig() }
+func (b *Model) PersonChange() {
+	b.settle()
+	b.last = b.sig()
+}
+
+// settle makes the row focus fell back to the focused one, so that a
+// task's call answered and then asking again does not take focus back.
+func (b *Model) settle() {
+	if b.focus.ask != nil {
+		b.focus = b.current().key
+	}
+}
 
 // Armed reports whether the approval keys work now.
 func (b *Model) Armed() bool { return !b.now().Before(b.graceUntil) }
@@ -182,7 +328,7 @@ func (b *Model) Update(msg tea.KeyMsg) Action {
 		// series of approvals.
 		return Action{Note: "typed text is ignored on the board: press tab to reach the input"}
 	}
-	if b.reply == nil {
+	if b.reply == nil && len(b.extraAsks()) == 0 {
 		return Action{}
 	}
 	switch {
@@ -190,6 +336,8 @@ func (b *Model) Update(msg tea.KeyMsg) Action {
 		b.move(-1)
 	case key.Matches(msg, b.Keys.Down):
 		b.move(1)
+	case key.Matches(msg, b.Keys.Open) && b.opens():
+		return Action{OpenTask: b.current().call.Task}
 	case key.Matches(msg, b.Keys.Details):
 		return Action{ToggleDetails: true}
 	case key.Matches(msg, b.Keys.Layout):
@@ -206,20 +354,29 @@ func (b *Model) Update(msg tea.KeyMsg) Action {
 	return Action{}
 }
 
+// opens reports whether the focused row is the call that runs a task, which
+// Open opens. On a task's call that waits, Enter shows its details, as on
+// any other call.
+func (b *Model) opens() bool {
+	e := b.current()
+	return e.key.ask == nil && e.call != nil && e.call.Task != nil
+}
+
 // approval handles y, n, g, a and A.
 func (b *Model) approval(msg tea.KeyMsg) Action {
 	k := msg.String()
 	if !b.Armed() {
 		return Action{Note: fmt.Sprintf("%s ignored: the approvals under focus just changed; look, then press it again", k)}
 	}
-	c := b.Focused()
+	cur := b.current()
+	c := cur.call
 	defer b.PersonChange()
 	switch {
 	case key.Matches(msg, b.Keys.Approve):
 		if c == nil || c.Req == nil {
 			return Action{Note: "the focused call is not waiting for approval"}
 		}
-		return Action{Approve: []*callview.Call{c}, Note: fmt.Sprintf("approved #%d %s", c.Index+1, c.Name)}
+		return Action{Approve: []*callview.Call{c}, Note: "approved " + c.Title()}
 	case key.Matches(msg, b.Keys.Skip):
 		if c == nil || c.Req == nil {
 			return Action{Note: "the focused call is not waiting for approval"}
@@ -242,200 +399,29 @@ func (b *Model) approval(msg tea.KeyMsg) Action {
 		if c == nil {
 			return Action{}
 		}
+		if cur.key.ask != nil {
+			// A task's calls are not in the reply's batches: each is
+			// answered on its own, or with every other by A.
+			return Action{Note: "a approves a batch of this reply's own calls: y approves this task's call, A every pending call"}
+		}
 		calls := b.reply.Pending(c.Batch)
 		return Action{Approve: calls, Note: fmt.Sprintf("approved %d pending call(s) of batch %d", len(calls), c.Batch)}
 	default:
-		calls := b.reply.Pending(0)
+		calls := b.Pending()
 		return Action{Approve: calls, Note: fmt.Sprintf("approved %d pending call(s)", len(calls))}
 	}
 }
 
-// move shifts focus by d calls in display order.
+// move shifts focus by d rows, over the reply's calls and the tasks' calls
+// that wait, in display order.
 func (b *Model) move(d int) {
-	r := b.reply
-	if r == nil || len(r.Order) == 0 {
+	es := b.entries()
+	if len(es) == 0 {
 		return
 	}
-	pos := slices.Index(r.Order, b.focus)
-	pos = min(max(pos+d, 0), len(r.Order)-1)
-	b.focus = r.Order[pos]
+	cur := b.current().key
+	pos := slices.IndexFunc(es, func(e entry) bool { return e.key == cur })
+	pos = min(max(pos+d, 0), len(es)-1)
+	b.focus = es[pos].key
 	b.PersonChange()
-}
-
-// columns are the widths of a board row's parts.
-type columns struct {
-	num, name, args, badge, elapsed, state int
-}
-
-func (b *Model) columns(width int) columns {
-	r := b.reply
-	c := columns{num: len(fmt.Sprintf("#%d", len(r.Calls))) + 1}
-	args := 0
-	for _, x := range r.Calls {
-		c.name = max(c.name, ansi.StringWidth(x.Name))
-		c.badge = max(c.badge, ansi.StringWidth(callview.Badge(x, b.workspace)))
-		args = max(args, ansi.StringWidth(x.ArgsText()))
-	}
-	c.name = min(c.name, 16, max(9, width/7)) + 1
-	c.badge = min(c.badge, max(6, width/6)) + 1
-	if width >= 80 {
-		c.elapsed = 7
-	}
-	rest := width - 2 - c.num - c.name - c.badge - c.elapsed
-	// Arguments get up to two fifths of what is left, less when they are
-	// short, so the state and outcome have room.
-	c.args = min(args+1, max(4, rest*2/5))
-	// A state that says more (which grant cleared a call, a retry) takes
-	// room from the arguments, down to a quarter of the row. A call that
-	// asks keeps its arguments in full view: they are what the person
-	// decides on.
-	need := 0
-	for _, x := range r.Calls {
-		if (x.Retrying || x.Attempt > 1 || callview.ClearedBy(x) != "") && r.State(x) != callview.StateAsking {
-			head, _, _ := r.StateHead(x, b.workspace, " ")
-			need = max(need, ansi.StringWidth(head)+1)
-		}
-	}
-	if need > rest-c.args {
-		c.args = max(min(c.args, max(4, rest/4)), rest-need)
-	}
-	c.state = rest - c.args
-	return c
-}
-
-// View draws the board in exactly height lines of at most width columns.
-// frame is the spinner's current frame.
-func (b *Model) View(width, height int, frame string, hasFocus bool) string {
-	if height <= 0 {
-		return ""
-	}
-	lines := make([]string, 0, height)
-	lines = append(lines, b.title(width, hasFocus))
-	if b.reply == nil {
-		lines = append(lines, b.Styles.Dim.Render(text.Cut("  No calls yet: the model's next reply shows its calls here.", width)))
-		return text.JoinLines(lines, height)
-	}
-	rows := b.rows(width, frame)
-	avail := height - 1
-	start := 0
-	if len(rows) > avail {
-		// Keep the focused call in view, with its batch header when
-		// there is room.
-		focusRow := 0
-		for i, r := range rows {
-			if r.call == b.focus && r.isCall {
-				focusRow = i
-			}
-		}
-		start = min(max(0, focusRow-avail/2), len(rows)-avail)
-	}
-	for i := start; i < len(rows) && len(lines) < height; i++ {
-		lines = append(lines, rows[i].text)
-	}
-	return text.JoinLines(lines, height)
-}
-
-// boardRow is one drawn line of the board: a batch header or a call.
-type boardRow struct {
-	text   string
-	isCall bool
-	call   int
-}
-
-func (b *Model) title(width int, hasFocus bool) string {
-	mark := "  "
-	if hasFocus {
-		mark = text.SymFocus + " "
-	}
-	if b.reply == nil {
-		return text.Cut(mark+b.Styles.Title.Render("Calls"), width)
-	}
-	r := b.reply
-	batches := 0
-	for _, c := range r.Calls {
-		batches = max(batches, c.Batch)
-	}
-	t := fmt.Sprintf("Calls · turn %d · %d call(s)", r.Turn, len(r.Calls))
-	if batches > 1 {
-		t += fmt.Sprintf(" in %d batches", batches)
-	}
-	extra := ""
-	switch {
-	case r.Invalid && r.Cut != "":
-		extra = b.Styles.Err.Render(fmt.Sprintf(" · reply cut off inside a call to %s: nothing ran", r.Cut))
-	case r.Invalid:
-		extra = b.Styles.Err.Render(" · invalid reply: nothing ran")
-	}
-	if _, _, asking := r.Counts(); asking > 0 {
-		extra += b.Styles.Warn.Render(fmt.Sprintf(" · %d need(s) approval", asking))
-	}
-	return text.Cut(mark+b.Styles.Title.Render(t)+extra, width)
-}
-
-func (b *Model) rows(width int, frame string) []boardRow {
-	r := b.reply
-	cols := b.columns(width)
-	var rows []boardRow
-	batch := -1
-	for _, i := range r.Order {
-		c := r.Calls[i]
-		if c.Batch != batch && !r.Invalid {
-			batch = c.Batch
-			n := 0
-			for _, x := range r.Calls {
-				if x.Batch == batch {
-					n++
-				}
-			}
-			h := fmt.Sprintf("  batch %d", batch)
-			if batch > 1 {
-				h += " · after what it waits for"
-			}
-			if n > 1 {
-				h += fmt.Sprintf(" · %d calls run together", n)
-			}
-			rows = append(rows, boardRow{text: b.Styles.Dim.Render(text.Cut(h, width))})
-		}
-		rows = append(rows, boardRow{text: b.row(c, cols, width, frame), isCall: true, call: c.Index})
-	}
-	if r.Invalid && r.Cut != "" {
-		rows = append(rows, boardRow{text: b.Styles.Err.Render(text.Cut(fmt.Sprintf("  ✂ %s: cut off by the output limit; the tool never ran", r.Cut), width))})
-	}
-	return rows
-}
-
-// row draws one call.
-func (b *Model) row(c *callview.Call, cols columns, width int, frame string) string {
-	focused := c.Index == b.focus
-	mark := "  "
-	if focused {
-		mark = text.SymFocus + " "
-	}
-	var sb strings.Builder
-	sb.WriteString(mark)
-	sb.WriteString(text.Cell(fmt.Sprintf("#%d", c.Index+1), cols.num))
-	sb.WriteString(text.Cell(c.Name, cols.name))
-	sb.WriteString(b.Styles.Dim.Render(text.Cell(c.ArgsText(), cols.args)))
-	sb.WriteString(text.Cell(callview.Badge(c, b.workspace), cols.badge))
-	if cols.elapsed > 0 {
-		sb.WriteString(b.Styles.Dim.Render(text.Cell(b.elapsed(c), cols.elapsed)))
-	}
-	state, tone := b.reply.StateText(c, b.workspace, frame)
-	sb.WriteString(b.Styles.Render(tone, text.Cut(state, cols.state)))
-	line := sb.String()
-	if focused {
-		return b.Styles.Focused.Render(text.Pad(line, width))
-	}
-	return line
-}
-
-// elapsed is how long a call has run, or ran.
-func (b *Model) elapsed(c *callview.Call) string {
-	switch {
-	case c.Started && !c.Done:
-		return text.Since(b.now().Sub(c.StartedAt))
-	case c.Done && c.RanBody:
-		return text.Since(c.Duration)
-	}
-	return ""
 }

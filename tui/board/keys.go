@@ -17,6 +17,9 @@ type KeyMap struct {
 	ApproveBatch key.Binding
 	// ApproveAll approves every pending call.
 	ApproveAll key.Binding
+	// Open opens the board and transcript of the task the focused call
+	// runs; Esc goes back.
+	Open key.Binding
 	// Details expands and collapses the detail pane of the focused call.
 	Details key.Binding
 	// Layout switches diffs between unified and side by side.
@@ -38,7 +41,8 @@ func DefaultKeyMap() KeyMap {
 		Grant:        key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "session grant: tool, or tool in a folder")),
 		ApproveBatch: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve every pending call of the batch")),
 		ApproveAll:   key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "approve every pending call")),
-		Details:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details: the diff, what the model read")),
+		Open:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the focused task's calls and transcript (esc back)")),
+		Details:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details; on a task, open its calls (esc back)")),
 		Layout:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "diffs unified or side by side")),
 		FullDiff:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "the focused call's diff full screen")),
 		Edit:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit a pending write in $EDITOR (save = y)")),

@@ -106,6 +106,11 @@ type Call struct {
 	// Whole is the output's size when the model read it cut or summarised.
 	Whole int
 
+	// Task is the task the call runs, for a call named task; In is the
+	// task whose agent made the call. Both are nil for the session's own
+	// calls that start no task.
+	Task, In *Task
+
 	// Version changes whenever anything above does, so the detail pane
 	// knows when its cached lines are stale.
 	Version int
@@ -168,10 +173,20 @@ func NewReply(ev runtime.ReplyReceived) *Reply {
 
 // Get returns the call with the given index, or nil.
 func (r *Reply) Get(index int) *Call {
-	if r == nil || index < 0 || index >= len(r.Calls) {
+	if r == nil || index < 0 {
 		return nil
 	}
-	return r.Calls[index]
+	if index < len(r.Calls) && r.Calls[index].Index == index {
+		return r.Calls[index]
+	}
+	// A reply made of some of a turn's calls (LoneReply) holds them
+	// out of place.
+	for _, c := range r.Calls {
+		if c.Index == index {
+			return c
+		}
+	}
+	return nil
 }
 
 // State returns where c stands.

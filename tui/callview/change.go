@@ -57,8 +57,13 @@ func (ch *Change) TextDiff() *diffview.Diff {
 }
 
 // ArgsText is what the board shows of c's arguments: for a file change, the
-// file and what the change does to it; otherwise the arguments.
+// file and what the change does to it; for a task, its agent, what it is
+// for and what it may write; otherwise the arguments.
 func (c *Call) ArgsText() string {
+	if c.Task != nil {
+		// What the task is for says more than its prompt's first words.
+		return c.Task.Words()
+	}
 	ch := c.Change
 	if !ch.IsFile() {
 		return c.Short

@@ -80,7 +80,26 @@ func (r *Reply) StateText(c *Call, ws, frame string) (string, text.Tone) {
 // StateHead says where c stands without what the model read, the tone to
 // draw it in, and whether a glance at what the model read follows.
 func (r *Reply) StateHead(c *Call, ws, frame string) (string, text.Tone, bool) {
-	switch r.State(c) {
+	state := r.State(c)
+	if t := c.Task; t != nil {
+		switch {
+		case state == StateRunning && !c.Retrying:
+			// A running task says how far its agent has got.
+			tone := text.ToneAccent
+			if len(t.Asks()) > 0 {
+				tone = text.ToneWarn
+			}
+			s := text.SymRunning + " " + t.Progress()
+			if frame != "" {
+				s += " " + frame
+			}
+			return s, tone, false
+		case (state == StateSucceeded || state == StateError) && t.Outcome != nil:
+			s, tone := t.OutcomeText()
+			return s + Retried(c), tone, false
+		}
+	}
+	switch state {
 	case StateQueued:
 		return text.SymQueued + " queued" + ClearedBy(c), text.ToneDim, false
 	case StateWaiting:

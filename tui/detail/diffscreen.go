@@ -120,7 +120,7 @@ func (s *DiffScreen) View(width, height int, layout diffview.Layout) string {
 		return text.JoinLines(nil, height)
 	}
 	v := s.view(width, layout)
-	title := fmt.Sprintf("── #%d %s · %s ", c.Index+1, c.Name, c.ArgsText())
+	title := fmt.Sprintf("── %s · %s ", c.Title(), c.ArgsText())
 	if v == nil {
 		lines := []string{s.styles.Title.Render(text.Cut(title, width)), s.styles.Dim.Render(text.Cut("  this call has no diff to show any more", width))}
 		return text.JoinLines(lines, height)

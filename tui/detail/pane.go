@@ -111,7 +111,11 @@ func (d *Pane) View(c *callview.Call, r *callview.Reply, ws string, width, heigh
 		return ""
 	}
 	how := "enter expands"
-	if d.expanded {
+	switch {
+	case c != nil && c.Task != nil:
+		// Enter on the row of a task's call opens the task instead.
+		how = "enter opens the task's calls and transcript"
+	case d.expanded:
 		how = "enter collapses · pgup/pgdn scroll"
 	}
 	if c == nil {
@@ -125,7 +129,7 @@ func (d *Pane) View(c *callview.Call, r *callview.Reply, ws string, width, heigh
 	if len(body) > avail {
 		more = fmt.Sprintf(" · lines %d–%d of %d", offset+1, min(offset+avail, len(body)), len(body))
 	}
-	title := d.styles.Title.Render(text.Cut(fmt.Sprintf("── #%d %s ── %s%s ", c.Index+1, c.Name, how, more), width))
+	title := d.styles.Title.Render(text.Cut(fmt.Sprintf("── %s ── %s%s ", c.Title(), how, more), width))
 	out := make([]string, 0, height)
 	out = append(out, title)
 	end := min(len(body), offset+avail)
@@ -156,6 +160,14 @@ func detailLines(st *text.Styles, c *callview.Call, r *callview.Reply, ws string
 		head += " · depends on nothing"
 	}
 	add("", head)
+	if t := c.Task; t != nil {
+		add("", "task: "+t.Name()+" · "+t.Progress())
+		if len(t.Writes) > 0 {
+			add("", "its agent may change only "+strings.Join(t.Writes, ", "))
+		} else {
+			add("", "its agent changes nothing in the workspace: it only reads")
+		}
+	}
 	if line := callview.SandboxLine(c.Sandbox, ws); line != "" {
 		add("", line)
 	}

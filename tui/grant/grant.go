@@ -123,7 +123,7 @@ func (g *Chooser) Lines() int { return 1 + len(g.grants) }
 func (g *Chooser) View(width int) string {
 	head := "  Grant for the session"
 	if c := g.call; c != nil {
-		head = fmt.Sprintf("%s Grant from #%d %s", text.SymFocus, c.Index+1, c.Name)
+		head = fmt.Sprintf("%s Grant from %s", text.SymFocus, c.Title())
 	}
 	head += fmt.Sprintf(" · 1–%d or ↑↓ enter gives it · esc closes · it releases every waiting call it covers", len(g.grants))
 	lines := []string{g.styles.Warn.Render(text.Cut(head, width))}

@@ -353,7 +353,7 @@ func (in *Box) label(running bool) string {
 	switch in.mode {
 	case ModeReason:
 		if c := in.reasonFor; c != nil {
-			return fmt.Sprintf("Skip #%d %s · reason › ", c.Index+1, c.Name)
+			return "Skip " + c.Title() + " · reason › "
 		}
 		return "Skip · reason › "
 	case ModeAnswer:

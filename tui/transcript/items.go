@@ -129,12 +129,20 @@ func (n Note) lines(width int, st *text.Styles) []string {
 	return lines
 }
 
-// Outcome is how a run ended.
-type Outcome struct{ O runtime.GoalOutcome }
+// Outcome is how a run ended. Task says the run is a task's, whose
+// question goes to the agent that started it rather than to the person.
+type Outcome struct {
+	O    runtime.GoalOutcome
+	Task bool
+}
 
 func (o Outcome) lines(width int, st *text.Styles) []string {
 	out := []string{""}
-	for i, l := range outcomeText(o.O) {
+	lines := outcomeText(o.O)
+	if o.Task && o.O.Status == runtime.StatusRefused && len(lines) > 0 {
+		lines[0].text = text.SymAsk + " The task's agent asks a question (the agent that started the task reads it):"
+	}
+	for i, l := range lines {
 		switch {
 		case i == 0 && o.O.Status == runtime.StatusSucceeded:
 			out = append(out, st.OK.Render(text.Cut(l.text, width)))
