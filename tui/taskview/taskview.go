@@ -37,6 +37,10 @@ type Task struct {
 	// TurnUsage are those of its turn UsageTurn, the last reported.
 	Usage, TurnUsage model.Usage
 	UsageTurn        int
+	// host is the call that runs the task, once a reply that holds it is
+	// bound; every event of the task changes it, so that the detail pane,
+	// which draws the task's state, draws it again.
+	host *callview.Call
 }
 
 // New returns an empty set of tasks.
@@ -84,9 +88,10 @@ func (ts *Tasks) Bind(parent []string, r *callview.Reply) {
 			continue
 		}
 		path := append(slices.Clone(parent), runtime.TaskID(c.Turn, c.Index))
-		t := ts.Ensure(path).View
-		t.SetArgs(c.Args)
-		c.Task = t
+		task := ts.Ensure(path)
+		task.View.SetArgs(c.Args)
+		task.host = c
+		c.Task = task.View
 		c.Version++
 	}
 }
@@ -129,6 +134,9 @@ func (ts *Tasks) Apply(path []string, e runtime.Event) *Task {
 		if ev.Usage != nil {
 			t.Usage = *ev.Usage
 		}
+	}
+	if t.host != nil {
+		t.host.Version++
 	}
 	return t
 }

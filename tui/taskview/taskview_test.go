@@ -47,7 +47,13 @@ func TestBindAndApply(t *testing.T) {
 	}
 	path := []string{"2.1"}
 	ts.Apply(path, runtime.RunStarted{Input: "p"})
+	before := parent.Calls[1].Version
 	ts.Apply(path, runtime.TurnStarted{Turn: 1})
+	if parent.Calls[1].Version == before {
+		// The detail pane caches its lines by version: a task's progress
+		// would stay stale on it.
+		t.Fatal("a task's event left the version of the call that runs it unchanged")
+	}
 	if task.Progress() != "turn 1 · model replying" {
 		t.Fatalf("progress %q", task.Progress())
 	}
