@@ -210,6 +210,7 @@ func (t *taskTool) Call(ctx context.Context, raw json.RawMessage) tool.Return {
 	cat, _ := BuildCatalog(reach...)
 
 	id := TaskID(site.turn, site.index)
+	path := []string{id} // shared by the task's events, which no one changes
 	log := &TaskLog{}
 	pb := parent.budgets()
 	turns := t.cfg.MaxTurns
@@ -222,7 +223,11 @@ func (t *taskTool) Call(ctx context.Context, raw json.RawMessage) tool.Return {
 		Hooks:   parent.Hooks,
 		Sink: func(e Event) {
 			log.Add(e)
-			site.emit(Tag(id, e))
+			if _, nested := e.(TaskEvent); nested {
+				site.emit(Tag(id, e))
+				return
+			}
+			site.emit(TaskEvent{Task: path, Event: e})
 		},
 		MaxParallel:     parent.MaxParallel,
 		Budgets:         Budgets{MaxTurns: turns, MaxTime: pb.MaxTime, MaxInvalidReplies: pb.MaxInvalidReplies, CallTimeout: pb.CallTimeout},
@@ -368,9 +373,19 @@ func callSiteFrom(ctx context.Context) *callSite {
 // finished, so the parent can read what a task that stopped had done. It is
 // safe for concurrent use.
 type TaskLog struct {
-	mu       sync.Mutex // guards args and finished
-	args     map[[2]int]json.RawMessage
-	finished []string
+	mu sync.Mutex // guards turn, calls and finished
+	// turn and calls are the task's last reply: a reply's calls finish
+	// before the next reply arrives.
+	turn     int
+	calls    []PlannedCall
+	finished []finishedCall
+}
+
+// finishedCall is one call a task finished; TaskLog words it only when
+// asked, since most tasks end on their own and nobody asks.
+type finishedCall struct {
+	name, outcome string
+	args          json.RawMessage
 }
 
 // Add takes in one event of the task's own run (not of a task inside it).
@@ -379,17 +394,16 @@ func (l *TaskLog) Add(e Event) {
 	defer l.mu.Unlock()
 	switch ev := e.(type) {
 	case ReplyReceived:
-		if l.args == nil {
-			l.args = map[[2]int]json.RawMessage{}
-		}
-		for _, c := range ev.Calls {
-			l.args[[2]int{ev.Turn, c.Index}] = c.Args
-		}
+		l.turn, l.calls = ev.Turn, ev.Calls
 	case CallFinished:
 		if ev.NotFinished || IsControl(ev.Name) {
 			return
 		}
-		l.finished = append(l.finished, feedback.TaskCallLine(ev.Name, l.args[[2]int{ev.Turn, ev.Index}], ev.Outcome))
+		var args json.RawMessage
+		if ev.Turn == l.turn && ev.Index >= 0 && ev.Index < len(l.calls) {
+			args = l.calls[ev.Index].Args
+		}
+		l.finished = append(l.finished, finishedCall{name: ev.Name, outcome: ev.Outcome, args: args})
 	}
 }
 
@@ -398,5 +412,9 @@ func (l *TaskLog) Add(e Event) {
 func (l *TaskLog) Finished() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return slices.Clone(l.finished)
+	out := make([]string, len(l.finished))
+	for i, c := range l.finished {
+		out[i] = feedback.TaskCallLine(c.name, c.args, c.outcome)
+	}
+	return out
 }
