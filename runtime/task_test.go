@@ -430,3 +430,34 @@ func TestTaskUsageCountsInTheSessionTotal(t *testing.T) {
 		t.Errorf("the session's total is %+v, want its own %+v and its task's %+v", sess.Usage, own, tasks)
 	}
 }
+
+// explore reaches MCP tools whose server marks them read-only, and no
+// other: a call to one that may write is a tool it does not have.
+func TestExploreReachesReadOnlyMCPTools(t *testing.T) {
+	lookup := &fakeTool{decl: tool.Declaration{Name: "srv__lookup", Parameters: json.RawMessage(`{"type":"object"}`),
+		Annotations: tool.Annotations{ReadOnly: true}, Untrusted: true}, body: okBody("looked up")}
+	remove := &fakeTool{decl: tool.Declaration{Name: "srv__remove", Parameters: json.RawMessage(`{"type":"object"}`),
+		Untrusted: true}, body: okBody("removed")}
+	parent := script(t,
+		model.Step{Calls: []model.ScriptedCall{taskCall("look up", "")}},
+		model.Step{Expect: []string{"Its summary: only lookup"}, Calls: []model.ScriptedCall{call("finish", `{"summary":"ok"}`)}},
+	)
+	sub := script(t,
+		model.Step{Calls: []model.ScriptedCall{call("srv__lookup", `{}`)}},
+		model.Step{Expect: []string{"looked up"}, Calls: []model.ScriptedCall{call("srv__remove", `{}`)}},
+		model.Step{Expect: []string{"srv__remove"}, Calls: []model.ScriptedCall{call("finish", `{"summary":"only lookup"}`)}},
+	)
+	rec := newRecorder()
+	task := NewTaskTool(Tasks{
+		Agents: agents.Builtins(), Workspace: "/w",
+		Tools: func([]string) ([]tool.Tool, []string) { return []tool.Tool{lookup, remove}, nil },
+		Model: func(agents.Definition, string, model.Model) (model.Model, error) { return sub, nil },
+	})
+	a := newAgent(t, parent, rec, task)
+	if out := a.Run(context.Background(), NewSession("s"), "go"); out.Status != StatusSucceeded {
+		t.Fatalf("outcome %+v; events: %s", out, describe(rec.snapshot()))
+	}
+	if lookup.count() != 1 || remove.count() != 0 {
+		t.Fatalf("lookup ran %d times, remove %d", lookup.count(), remove.count())
+	}
+}
