@@ -151,6 +151,16 @@ type Return struct {
 	// value is encoded as JSON.
 	Output  any
 	outcome Outcome
+	// Source says where the output came from, for a tool that knows
+	// better than its kind does (a web page's host, a file that was not in
+	// the workspace when the session began); nil leaves it to the runtime.
+	Source *Source
+}
+
+// From returns r with its output's source set to s.
+func (r Return) From(s Source) Return {
+	r.Source = &s
+	return r
 }
 
 // Ok returns a successful result carrying output.

@@ -79,6 +79,10 @@ func (w *Workspace) readFile(ctx context.Context, a readFileArgs) tool.Return {
 	if ret, ok := w.checkRegular(f, name); !ok {
 		return ret
 	}
+	// The file's source is taken before it is read: a change made while it
+	// is read sets its change time after the session start just the same.
+	info, err := f.Stat()
+	src := workspaceSource(res.rel, err != nil || w.fresh(info))
 
 	br := bufio.NewReaderSize(f, 64<<10)
 	sample, _ := br.Peek(sniffBytes)
@@ -138,7 +142,7 @@ func (w *Workspace) readFile(ctx context.Context, a readFileArgs) tool.Return {
 
 	switch {
 	case lineNo == 0:
-		return tool.Ok(fmt.Sprintf("(%s is empty)", name))
+		return tool.Ok(fmt.Sprintf("(%s is empty)", name)).From(src)
 	case offset > lineNo:
 		msg := fmt.Sprintf("offset %d is past the end of %s, which has %d lines", offset, name, lineNo)
 		return tool.Fail(tool.InvalidArgs(msg), msg)
@@ -155,7 +159,7 @@ func (w *Workspace) readFile(ctx context.Context, a readFileArgs) tool.Return {
 				offset, lastShown, lineNo, lastShown+1)
 		}
 	}
-	return tool.Ok(out.String())
+	return tool.Ok(out.String()).From(src)
 }
 
 func readNotFound(name string) string {

@@ -109,10 +109,13 @@ func (w *Workspace) grep(ctx context.Context, a grepArgs) tool.Return {
 		note += fmt.Sprintf("… %d file(s) over %d MiB were not searched\n", r.large, grepMaxFileBytes>>20)
 	}
 	note += ignoredNote(r.ignored, "not searched", "search them")
+	// The result is fresh when a file it prints a line of, or an ignored
+	// path its note names, is fresh.
+	src := workspaceSource(res.rel, w.anyFresh(t.root, append(r.files, namedIgnored(r.ignored)...)))
 	if r.matches == 0 {
-		return tool.Ok(fmt.Sprintf("No matches for %s in %s.%s", a.Pattern, where(name), prefixNote(note)))
+		return tool.Ok(fmt.Sprintf("No matches for %s in %s.%s", a.Pattern, where(name), prefixNote(note))).From(src)
 	}
-	return tool.Ok(out + note)
+	return tool.Ok(out + note).From(src)
 }
 
 // search is one grep over many files, run by the walk's goroutines. It
@@ -341,6 +344,8 @@ type searchResult struct {
 	cutLines int
 	large    int
 	ignored  []string
+	// files are the files a line of which is shown.
+	files []string
 }
 
 // result returns the first max matches in path and line order, one per
@@ -354,10 +359,13 @@ func (s *search) result() (string, searchResult) {
 	var out strings.Builder
 	var r searchResult
 	for _, f := range s.files {
-		for _, l := range f.lines {
+		for i, l := range f.lines {
 			if r.matches == s.max {
 				r.full = true
 				break
+			}
+			if i == 0 {
+				r.files = append(r.files, f.rel)
 			}
 			r.matches++
 			if l.cut {

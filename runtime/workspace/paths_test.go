@@ -328,12 +328,12 @@ func TestDeclarations(t *testing.T) {
 				t.Errorf("%s: required %s is not a property", d.Name, r)
 			}
 		}
-		readOnly := map[string]bool{"read_file": true, "list_dir": true, "glob": true, "grep": true}[d.Name]
+		readOnly := map[string]bool{"read_file": true, "list_dir": true, "glob": true, "grep": true, "web_fetch": true}[d.Name]
 		if d.Annotations.ReadOnly != readOnly {
 			t.Errorf("%s: ReadOnly = %v", d.Name, d.Annotations.ReadOnly)
 		}
 	}
-	want := []string{"read_file", "list_dir", "glob", "grep", "write_file", "edit_file", "run_shell"}
+	want := []string{"read_file", "list_dir", "glob", "grep", "write_file", "edit_file", "run_shell", "web_fetch"}
 	if !slices.Equal(names, want) {
 		t.Errorf("tools = %v, want %v", names, want)
 	}

@@ -139,14 +139,24 @@ func (w *Workspace) listDir(ctx context.Context, a listDirArgs) tool.Return {
 	}
 	total := len(entries)
 	note := ignoredNote(ignored, "left out", "list them")
+	// The listing is fresh when a name it shows is: an entry listed, or an
+	// ignored one the note names.
+	var names []string
+	for _, e := range entries[:shown] {
+		names = append(names, path.Join(res.rel, e.name))
+	}
+	for _, n := range namedIgnored(ignored) {
+		names = append(names, path.Join(res.rel, n))
+	}
+	src := workspaceSource(res.rel, w.anyFresh(root, names))
 	if total == 0 {
-		return tool.Ok(fmt.Sprintf("(%s is empty)", where(name)) + prefixNote(note))
+		return tool.Ok(fmt.Sprintf("(%s is empty)", where(name)) + prefixNote(note)).From(src)
 	}
 	if shown < total {
 		fmt.Fprintf(&out, "… cut at %d of %d entries; use glob with a pattern such as %s to narrow the list\n",
 			shown, total, path.Join(name, "*.txt"))
 	}
-	return tool.Ok(out.String() + note)
+	return tool.Ok(out.String() + note).From(src)
 }
 
 // listed is one entry list_dir shows.
@@ -249,19 +259,23 @@ func (w *Workspace) glob(ctx context.Context, a globArgs) tool.Return {
 		return ret
 	}
 	note := ignoredNote(ignored, "left out", "include them")
-	if len(found) == 0 {
-		return tool.Ok(fmt.Sprintf("No paths match %s.%s", a.Pattern, prefixNote(cut+note)))
-	}
 	slices.SortFunc(found, comparePaths)
+	shown := found[:min(len(found), globMaxResults)]
+	// The result is fresh when a path it shows is: a match, or an ignored
+	// one the note names.
+	src := workspaceSource(".", w.anyFresh(root, append(slices.Clone(shown), namedIgnored(ignored)...)))
+	if len(found) == 0 {
+		return tool.Ok(fmt.Sprintf("No paths match %s.%s", a.Pattern, prefixNote(cut+note))).From(src)
+	}
 	var out strings.Builder
-	for _, rel := range found[:min(len(found), globMaxResults)] {
+	for _, rel := range shown {
 		out.WriteString(rel)
 		out.WriteByte('\n')
 	}
 	if len(found) > globMaxResults {
 		cut = fmt.Sprintf("… cut at %d paths; more match. Use a narrower pattern to see the rest\n", globMaxResults) + cut
 	}
-	return tool.Ok(out.String() + cut + note)
+	return tool.Ok(out.String() + cut + note).From(src)
 }
 
 // comparePaths orders slash-separated paths as a walk in name order visits
@@ -294,13 +308,25 @@ func ignoredNote(paths []string, what, how string) string {
 		return ""
 	}
 	slices.SortFunc(paths, comparePaths)
-	const named = 5
-	list := strings.Join(paths[:min(len(paths), named)], ", ")
-	if len(paths) > named {
-		list += fmt.Sprintf(" and %d more", len(paths)-named)
+	list := strings.Join(paths[:min(len(paths), ignoredNamed)], ", ")
+	if len(paths) > ignoredNamed {
+		list += fmt.Sprintf(" and %d more", len(paths)-ignoredNamed)
 	}
 	return fmt.Sprintf("… %d ignored path(s) %s (.gitignore, .ignore or git's excludes): %s; "+
 		"call again with include_ignored: true to %s\n", len(paths), what, list, how)
+}
+
+// ignoredNamed is how many ignored paths ignoredNote names.
+const ignoredNamed = 5
+
+// namedIgnored returns the ignored paths that ignoredNote, called before,
+// names (it sorts paths), without a folder's trailing slash.
+func namedIgnored(paths []string) []string {
+	var out []string
+	for _, p := range paths[:min(len(paths), ignoredNamed)] {
+		out = append(out, strings.TrimSuffix(p, "/"))
+	}
+	return out
 }
 
 // where names a folder in a sentence, the root as "the workspace".

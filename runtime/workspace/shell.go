@@ -159,13 +159,16 @@ func (w *Workspace) runShell(ctx context.Context, a runShellArgs) tool.Return {
 	} else if !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
+	// What the command printed is the shell's; a command that could not
+	// start printed nothing, and its failure above is agenttui's own.
+	src := tool.Source{Kind: tool.SourceShell}
 	switch ended {
 	case "timeout":
 		text += fmt.Sprintf("… timed out after %s; the command and every process it started were killed\n", timeout)
-		return tool.Fail(tool.Timeout(fmt.Sprintf("command timed out after %s", timeout)), text)
+		return tool.Fail(tool.Timeout(fmt.Sprintf("command timed out after %s", timeout)), text).From(src)
 	case "cancelled":
 		text += "… cancelled; the command and every process it started were killed\n"
-		return tool.Fail(tool.Cancelled("command cancelled"), text)
+		return tool.Fail(tool.Cancelled("command cancelled"), text).From(src)
 	}
 	status, code := exitStatus(run.ProcessState)
 	text += "exit status: " + status
@@ -173,9 +176,9 @@ func (w *Workspace) runShell(ctx context.Context, a runShellArgs) tool.Return {
 		text += w.sandboxNote(out.String())
 	}
 	if code != 0 {
-		return tool.Fail(tool.Other("command exited with status "+status), text)
+		return tool.Fail(tool.Other("command exited with status "+status), text).From(src)
 	}
-	return tool.Ok(text)
+	return tool.Ok(text).From(src)
 }
 
 // killGroup sends SIGKILL to every process of the group pgid. Its error is

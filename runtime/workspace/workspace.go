@@ -1,5 +1,6 @@
 // Package workspace provides the built-in tools over one workspace folder:
-// read_file, list_dir, glob, grep, write_file, edit_file and run_shell.
+// read_file, list_dir, glob, grep, write_file, edit_file and run_shell, and
+// web_fetch, which reads a web page (see web.go and SetWeb).
 //
 // Every path argument is confined to the workspace. A path is resolved the way
 // the kernel would resolve it, following symbolic links, and a call whose
@@ -26,19 +27,29 @@
 // Outputs are plain text for the model, with workspace-relative paths.
 // Errors are reported with these failure kinds:
 //
-//   - not_found: the named file or folder does not exist.
+//   - not_found: the named file or folder does not exist, or web_fetch's
+//     host has no address.
 //   - invalid_args: the arguments cannot be used as given: a folder where a
 //     file is expected or the other way round, a binary file for read_file,
 //     edit text that is missing or ambiguous, a bad regular expression or
-//     glob pattern, an offset past the end of a file.
+//     glob pattern, an offset past the end of a file, a URL that is not
+//     http or https.
 //   - permission_denied: the operating system refused the operation.
-//   - timeout: run_shell ran out of time; the command was killed.
+//   - timeout: run_shell ran out of time; the command was killed. Or a
+//     web_fetch took longer than its time limit.
 //   - cancelled: the call's context was cancelled; a running command was
 //     killed.
+//   - network: web_fetch could not reach the server, or it answered 502 or
+//     503. web_fetch's other error statuses map to not_found (404, 410),
+//     permission_denied (401, 403), rate_limited (429), timeout (408, 504)
+//     and other, with the status in Failure.HTTPStatus.
 //   - other: a command exited with a non-zero status or was killed by a
-//     signal, or an unexpected input/output error.
+//     signal, or an unexpected input/output error; a page that redirected
+//     more than five times.
 //
-// A path outside the workspace is not an error but a denial (tool.Deny).
+// A path outside the workspace is not an error but a denial (tool.Deny),
+// and so is a web_fetch that would connect to a local or private address
+// (see SetWeb) or follow a redirect to a scheme other than http and https.
 package workspace
 
 import (
@@ -48,6 +59,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
@@ -61,6 +73,12 @@ type Workspace struct {
 	// shell is the sandbox run_shell runs its commands in; nil leaves them
 	// unsandboxed and says nothing about it (see SetSandbox).
 	shell *sandbox.Sandbox
+	// web configures web_fetch; its zero value means the defaults (see
+	// SetWeb).
+	web WebOptions
+	// sessionStart is when the session began; a file changed at or after
+	// it is fresh (see SetSessionStart). Zero: nothing is fresh.
+	sessionStart time.Time
 }
 
 // New returns the workspace rooted at dir, which must exist and be a folder.
@@ -88,8 +106,15 @@ func New(dir string) (*Workspace, error) {
 func (w *Workspace) Root() string { return w.root }
 
 // Tools returns the built-in tools over the workspace, in a fixed order:
-// read_file, list_dir, glob, grep, write_file, edit_file, run_shell. Each
-// implements tool.Footprinter.
+// read_file, list_dir, glob, grep, write_file, edit_file, run_shell,
+// web_fetch. Each implements tool.Footprinter.
+//
+// Results say where their output came from (tool.Return.Source):
+// read_file the file it read, grep, glob and list_dir the folder or file
+// searched or listed (fresh when any file they print a line or the name of
+// is fresh; see SetSessionStart), run_shell the shell, web_fetch the host
+// of the page it ended at. write_file and edit_file set none: their output
+// is agenttui's own account of what they did.
 func (w *Workspace) Tools() []tool.Tool {
 	return []tool.Tool{
 		w.readFileTool(),
@@ -99,6 +124,7 @@ func (w *Workspace) Tools() []tool.Tool {
 		w.writeFileTool(),
 		w.editFileTool(),
 		w.runShellTool(),
+		w.webFetchTool(),
 	}
 }
 
