@@ -80,6 +80,10 @@ type Request struct {
 	// runtime.TaskEvent); nil for a call of the session's own run. Turn
 	// and Index count within that task's run.
 	Task []string
+	// Provenance lists the parts of the call's arguments that came from
+	// untrusted results earlier in the session; Tainted picks those that
+	// reach an action.
+	Provenance []tool.Origin
 }
 
 // Answer is the person's decision about one call.
@@ -206,6 +210,11 @@ func (p *Policy) Review(_ context.Context, c runtime.CallInfo) runtime.Flow {
 		}
 		return runtime.Skip(RuleDecider(r.label).String(), reason)
 	}
+	if f, ok := p.guardProvenance(c); ok {
+		// Text from an untrusted result in an action asks whatever the
+		// mode and the grants say: only a rule written for it lets it by.
+		return f
+	}
 	if r, ok := firstMatch(p.rules.ask, c, p.workspace); ok {
 		why := fmt.Sprintf("rule %s asks before this call", r.label)
 		if r.Reason != "" {
@@ -238,6 +247,9 @@ func (p *Policy) Review(_ context.Context, c runtime.CallInfo) runtime.Flow {
 	case ModeAuto:
 		return runtime.Continue(by, "auto mode runs every call")
 	case ModePlan, ModeReads:
+		if opensWorld(c) {
+			return p.ask(by, fmt.Sprintf("%s mode asks before %s reaches a host it has not been granted (it %s)", mode, c.Call.Name, p.show(c.Touches)))
+		}
 		if c.Touches.ReadsOnly() {
 			return runtime.Continue(by, string(mode)+" mode runs calls that only read")
 		}
@@ -292,7 +304,7 @@ func (p *Policy) wait(ctx context.Context, req runtime.AskRequest) runtime.Flow 
 		answers <- p.approver.Approve(askCtx, Request{
 			Turn: req.Turn, Index: req.Index, Call: req.Call, Args: req.Args, Touches: req.Touches,
 			Sandbox: req.Sandbox, WaitsFor: req.WaitsFor, By: req.By, Reason: req.Reason, Preview: req.Preview,
-			Task: req.Task,
+			Task: req.Task, Provenance: req.Provenance,
 		})
 	}()
 	select {
@@ -351,4 +363,27 @@ func PersonsSkipReason(text string) (reason string, ok bool) {
 		return text[len(prefix) : len(text)-len(suffix)], true
 	}
 	return "", false
+}
+
+// opensWorld reports whether c is a local tool that reaches outside the
+// machine (web_fetch): though it only reads, it asks once per host in reads
+// and plan mode, since a page is outside content and its address can carry
+// data out.
+func opensWorld(c runtime.CallInfo) bool {
+	return c.Decl.Annotations.OpenWorld && !c.Decl.Untrusted && c.Touches.ReadsOnly() && netScope(c.Touches.Scope)
+}
+
+// netScope reports whether every path of s is a network resource
+// (/net/<host>).
+func netScope(s tool.Scope) bool {
+	paths := s.PathList()
+	if len(paths) == 0 {
+		return false
+	}
+	for _, p := range paths {
+		if !strings.HasPrefix(p, "/net/") {
+			return false
+		}
+	}
+	return true
 }

@@ -34,6 +34,9 @@ const (
 	// leave its sandbox (Label "false"), or sandboxed shell commands that
 	// the configuration lets run (Label "sandboxed_shell:allow").
 	WhoSandbox
+	// WhoProvenance is the provenance of a call's arguments: text from an
+	// untrusted result carried into an action asks the person.
+	WhoProvenance
 )
 
 // Decider is who decided about a call, and its label. Its String is the form
@@ -103,6 +106,8 @@ func (d Decider) String() string {
 		return headlessBy
 	case WhoRuntime:
 		return runtimeBy
+	case WhoProvenance:
+		return provenanceBy
 	case WhoSandbox:
 		if d == sandboxedShell {
 			return d.Label
@@ -122,6 +127,8 @@ func ParseDecider(by string) Decider {
 		return Headless
 	case runtimeBy:
 		return Runtime
+	case provenanceBy:
+		return provenanceDecider
 	case sandboxedShell.Label:
 		return sandboxedShell
 	}

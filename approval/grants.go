@@ -27,6 +27,11 @@ func (g Grant) Covers(c runtime.CallInfo) bool {
 	if c.Call.Name != g.Tool || (c.Sandbox != nil && c.Sandbox.Escalated) {
 		return false
 	}
+	if len(Tainted(c)) > 0 {
+		// Text from an untrusted result in an action is decided one call
+		// at a time.
+		return false
+	}
 	if g.Sandboxed && (c.Sandbox == nil || !c.Sandbox.Sandboxed) {
 		return false
 	}
@@ -64,6 +69,13 @@ func (g Grant) Label(workspace string) string {
 	if g.Within.IsEmpty() {
 		return g.Tool
 	}
+	if netScope(g.Within) {
+		var hosts []string
+		for _, p := range g.Within.PathList() {
+			hosts = append(hosts, strings.TrimPrefix(p, "/net/"))
+		}
+		return g.Tool + " for " + strings.Join(hosts, ", ")
+	}
 	var parts []string
 	for _, p := range g.Within.PathList() {
 		rel := p
@@ -98,6 +110,10 @@ func (p *Policy) GrantOptions(req Request) []Grant {
 	t := req.Touches
 	if t.Access == tool.AccessIndependent || t.Scope.IsAnything() || t.Scope.IsEmpty() {
 		return opts
+	}
+	if netScope(t.Scope) {
+		// A web host is granted itself, not every host.
+		return append(opts, Grant{Tool: req.Call.Name, Within: t.Scope.Normalized()})
 	}
 	var dirs []string
 	for _, path := range t.Scope.PathList() {

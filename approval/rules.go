@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,7 +49,21 @@ type Rule struct {
 	Decision Decision `json:"decision"`
 	// Reason explains the rule. For a deny rule it is what the model reads.
 	Reason string `json:"reason,omitempty"`
+	// Provenance, set to "allow" on an allow rule, lets the calls the
+	// rule matches run although their arguments carry text from an
+	// untrusted result into an action, which otherwise always asks.
+	Provenance string `json:"provenance,omitempty"`
+	// Argument and From make the rule protect an argument: the call's
+	// top-level string argument Argument must come, at least in part, from
+	// one of the sources From names (person, workspace, web, mcp, shell,
+	// task, agenttui, or model for text found in no source); otherwise
+	// the rule's decision applies, ask (the default) or deny.
+	Argument string   `json:"argument,omitempty"`
+	From     []string `json:"from,omitempty"`
 }
+
+// sourceKinds are the sources a protected argument's From may name.
+var sourceKinds = []string{"person", "workspace", "web", "mcp", "shell", "task", "agenttui", "model"}
 
 // compiledRule is a rule ready to match.
 type compiledRule struct {
@@ -95,7 +110,30 @@ func (r Rule) compile(label string) (compiledRule, error) {
 	if r.Name != "" {
 		c.label = r.Name
 	}
-	switch r.Decision {
+	if len(r.From) > 0 || r.Argument != "" {
+		if r.Argument == "" {
+			return c, ruleErr("argument", "missing: a rule with from protects one argument, such as url")
+		}
+		if len(r.From) == 0 {
+			return c, ruleErr("from", "missing: name the sources the argument must come from, such as [\"person\", \"workspace\"]")
+		}
+		for _, f := range r.From {
+			if !slices.Contains(sourceKinds, f) {
+				return c, ruleErr("from", "unknown source %q: use %s", f, strings.Join(sourceKinds, ", "))
+			}
+		}
+		switch r.Decision {
+		case "":
+			c.Decision = AskFirst
+		case AskFirst, Deny:
+		default:
+			return c, ruleErr("decision", "a rule that protects an argument asks or denies, not %q", r.Decision)
+		}
+	}
+	if r.Provenance != "" && (r.Provenance != "allow" || r.Decision != Allow) {
+		return c, ruleErr("provenance", "only \"allow\", on an allow rule, not %q", r.Provenance)
+	}
+	switch c.Decision {
 	case Allow, AskFirst, Deny:
 	case "":
 		return c, ruleErr("decision", "missing: use allow, ask or deny")
@@ -271,6 +309,8 @@ func splitArgs(body string) ([]string, error) {
 // ruleSet holds compiled rules by decision, each in the order given.
 type ruleSet struct {
 	deny, ask, allow []compiledRule
+	// protect are the rules that protect an argument's sources.
+	protect []compiledRule
 }
 
 // NamedRule is a rule with the label it is known by in decisions when it has
@@ -288,10 +328,12 @@ func compileRules(rules []NamedRule) (ruleSet, error) {
 		if err != nil {
 			return set, fmt.Errorf("rule %s: %v", r.Label, err)
 		}
-		switch r.Decision {
-		case Deny:
+		switch {
+		case len(c.From) > 0:
+			set.protect = append(set.protect, c)
+		case r.Decision == Deny:
 			set.deny = append(set.deny, c)
-		case AskFirst:
+		case r.Decision == AskFirst:
 			set.ask = append(set.ask, c)
 		default:
 			set.allow = append(set.allow, c)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenttui/agenttui/assets"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/tool"
 )
 
 // Budgets bound a run. Exhausting one ends the run as failed, with attempts
@@ -92,6 +93,10 @@ type Agent struct {
 	// the first error on nothing more is performed: calls not yet started
 	// are reported as not run and the run ends failed, saying why.
 	Durable func() error
+	// Untrusted says which results are untrusted: a call whose arguments
+	// carry text from one into an action asks the person (see
+	// approval). Nil means DefaultUntrusted.
+	Untrusted func(tool.Source) bool
 
 	emitMu sync.Mutex // serialises calls to Sink
 
@@ -262,6 +267,14 @@ type Session struct {
 	// meter estimates the size of the next request; it is used by one run
 	// at a time, as the session is.
 	meter meter
+	// origins records what the model read and where it came from, to find
+	// where calls' arguments came from; originsOnce makes it once, since
+	// a task's session may share its parent's.
+	origins     *origins
+	originsOnce sync.Once
+	// inputFromModel says the session's input is not the person's but a
+	// model's (a task's prompt), so it proves nothing trusted.
+	inputFromModel bool
 	// restoring is the restore whose start is recorded and whose end is
 	// not, while one goes on or after the process died in one; 0 for none.
 	restoring int
@@ -377,6 +390,7 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 			return r.fail(fmt.Sprintf("turn %d: model reply", turn))
 		}
 		r.cat = a.catalog()
+		r.seedOrigins()
 		r.compactIfNeeded(ctx, turn)
 		if ctx.Err() != nil {
 			return r.stopped(ctx, fmt.Sprintf("turn %d: compacting the conversation", turn))

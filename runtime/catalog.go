@@ -155,6 +155,11 @@ type Prepared struct {
 	Sandbox *tool.Sandbox
 
 	tool tool.Tool
+	// origins and sources are where the arguments came from (see
+	// CallInfo.Provenance and CallInfo.Sources), found when the reply
+	// arrives.
+	origins []tool.Origin
+	sources map[string][]string
 }
 
 // Prepare checks a call against the catalogue: the tool must exist (else a

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenttui/agenttui/runtime/checkpoint"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/provenance"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
 
@@ -345,6 +346,10 @@ func (s *Session) AppendInput(input, note string) {
 		kind = "answer"
 	}
 	s.Points = append(s.Points, Point{Kind: kind, Turn: s.Turns() + 1, Text: input, Messages: len(s.Messages), Changes: len(s.Changes)})
+	if !s.inputFromModel {
+		s.learn(input, provenance.Ref{Source: tool.Source{Kind: tool.SourcePerson}})
+	}
+	s.learn(note, provenance.Ref{Source: tool.Source{Kind: tool.SourceAgenttui}})
 	text := input
 	if note != "" {
 		text = note + "\n\n" + input

@@ -102,6 +102,9 @@ type PlannedCall struct {
 	// Batch is the call's level in the dependency graph, from 1: calls of
 	// one batch can run together.
 	Batch int `json:"batch"`
+	// Provenance lists the parts of the call's arguments that came from
+	// untrusted results earlier in the session; absent when none did.
+	Provenance []tool.Origin `json:"provenance,omitempty"`
 }
 
 // CutCall is the call a reply was cut off in the middle of.
@@ -149,6 +152,10 @@ type CallDecision struct {
 	// Edited says the person changed the call's proposed file content
 	// before approving it.
 	Edited bool `json:"edited,omitempty"`
+	// Provenance lists the parts of the call's arguments that came from
+	// untrusted results earlier in the session, which the decision took
+	// into account; absent when none did.
+	Provenance []tool.Origin `json:"provenance,omitempty"`
 	// At is when the decision was made; from an ask to the answer is how
 	// long the call waited for someone.
 	At Time `json:"at"`
@@ -215,8 +222,13 @@ type CallFinished struct {
 	// Whole is the size in bytes of the call's output when the model read
 	// it cut to its start and end (see Agent.MaxResultBytes), or a summary
 	// of it (a binary output); zero when it read it whole.
-	Whole int  `json:"whole,omitempty"`
-	At    Time `json:"at"`
+	Whole int `json:"whole,omitempty"`
+	// Source is where the call's result came from (a web page's host, an
+	// MCP tool, a workspace file), which says how far it is trusted when
+	// a later call's arguments come from it; absent for a call whose
+	// result is agenttui's own text.
+	Source *tool.Source `json:"source,omitempty"`
+	At     Time         `json:"at"`
 	// Full is the complete outcome, for consumers in this process. It is not
 	// part of the JSON form; DecodeEvent rebuilds it from Outcome, Kind and
 	// Result.

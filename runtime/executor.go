@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenttui/agenttui/feedback"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/provenance"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
 
@@ -59,6 +60,8 @@ type callRun struct {
 	// partial is what a task that did not finish had done, which the
 	// model reads after the not-finished text.
 	partial string
+	// source is where the call's result came from, once it ran.
+	source *tool.Source
 }
 
 type askDone struct {
@@ -242,12 +245,12 @@ func (r *replyRun) decide(ctx context.Context, c *callRun) {
 
 func (r *replyRun) info(c *callRun) CallInfo {
 	return CallInfo{Turn: r.turn, Index: c.index, Call: c.p.Call, Args: c.p.Args, Touches: c.p.Touches, Decl: c.p.Decl, Sandbox: c.p.Sandbox,
-		Task: r.agent.task}
+		Task: r.agent.task, Provenance: c.p.origins, Sources: c.p.sources}
 }
 
 func (r *replyRun) emitDecision(c *callRun, decision string, f Flow) {
 	r.emit(CallDecision{Turn: r.turn, Index: c.index, Decision: decision, By: f.By, Reason: f.Reason,
-		Digest: f.shown, Edited: f.content != nil, At: Time{r.agent.clock().Now()}})
+		Digest: f.shown, Edited: f.content != nil, Provenance: c.p.origins, At: Time{r.agent.clock().Now()}})
 }
 
 // approve records what a decision to run binds the call to: the preview the
@@ -308,7 +311,9 @@ func (r *replyRun) handle(ctx context.Context, msg any) {
 		if rv := c.revision; rv != nil && out.IsSuccess() {
 			res.Content += "\n\n" + feedback.PersonEdited(rv.path, rv.proposed, rv.actual)
 		}
+		c.source = sourceOf(c.p, m.ret, r.agent.task, c.index, r.turn)
 		r.settle(c, out, res, m.attempts)
+		r.learn(c)
 		if err := r.agent.durable(); err != nil {
 			r.breakOff(err)
 		}
@@ -399,7 +404,7 @@ func (r *replyRun) perform(ctx context.Context, index int, p *Prepared, key stri
 	clock := r.agent.clock()
 	callCtx := withMemory(ctx, r.mem)
 	callCtx = withCallSite(callCtx, &callSite{agent: r.agent, session: r.session, turn: r.turn, index: index,
-		emit: r.emitFromCall, spent: r.addTaskUsage})
+		emit: r.emitFromCall, spent: r.addTaskUsage, sess: r.sess})
 	attempt := 1
 	for {
 		ret := r.attempt(callCtx, p)
@@ -495,7 +500,7 @@ func (r *replyRun) finished(c *callRun, attempts int, notFinished bool) CallFini
 	ev := CallFinished{
 		Turn: r.turn, Index: c.index, Name: c.p.Call.Name, Key: c.key, Outcome: c.outcome.ID(), Result: c.result.Content,
 		Started: c.started, NotFinished: notFinished, Attempts: attempts, At: Time{now}, Full: c.outcome,
-		Diffstat: diffstat(c), Whole: c.whole,
+		Diffstat: diffstat(c), Whole: c.whole, Source: c.source,
 	}
 	if k, ok := c.outcome.ErrorKind(); ok {
 		s := k.String()
@@ -565,7 +570,19 @@ func (r *replyRun) stopping(ctx context.Context, why string, msg any) {
 	}
 	res := feedback.ResultOutput(c.p.Call, out, done.ret.Output)
 	res.Content, c.whole = r.agent.bound(res.Content, c.p.Decl)
+	c.source = sourceOf(c.p, done.ret, r.agent.task, c.index, r.turn)
 	r.settle(c, out, res, done.attempts)
+	r.learn(c)
+}
+
+// learn records what the model reads of c's result, and where it came from,
+// so that later calls' arguments can be traced to it.
+func (r *replyRun) learn(c *callRun) {
+	if c.source == nil || r.sess == nil {
+		return
+	}
+	r.sess.learn(c.result.Content, provenance.Ref{Turn: r.turn, Index: c.index, Tool: c.p.Call.Name,
+		Task: r.agent.task, Source: *c.source})
 }
 
 func (r *replyRun) notFinished(c *callRun, why string, attempts int) {

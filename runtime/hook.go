@@ -116,6 +116,14 @@ type CallInfo struct {
 	// Task is the path of the task whose agent made the call (see
 	// TaskEvent); nil for a call of the session's own run.
 	Task []string
+	// Provenance lists the parts of the call's arguments that came from
+	// untrusted results earlier in the session, and from where.
+	Provenance []tool.Origin
+	// Sources gives, for each top-level string argument, the kinds of
+	// source its substantial parts were found in (tool.Source kinds, and
+	// "model" for text found nowhere): what a protected-argument rule
+	// checks.
+	Sources map[string][]string
 }
 
 // AskRequest is what an asking hook's wait function learns about the call

@@ -148,6 +148,7 @@ func (r *run) prepareReply(ctx context.Context, turn int, prepared []*Prepared) 
 	rr.calls = make([]*callRun, len(prepared))
 	ender := ""
 	for i, p := range prepared {
+		p.origins, p.sources = r.session.trace(p.Args)
 		c := &callRun{index: i, p: p}
 		c.p, c.flow = r.review(ctx, turn, i, p)
 		if endsRun(p.Call.Name) && !c.flow.IsSkip() {
@@ -188,7 +189,7 @@ func (r *run) review(ctx context.Context, turn, index int, p *Prepared) (*Prepar
 	flow := Continue("default", "no hook reviewed this call")
 	for _, h := range r.agent.Hooks {
 		info := CallInfo{Turn: turn, Index: index, Call: p.Call, Args: p.Args, Touches: p.Touches, Decl: p.Decl, Sandbox: p.Sandbox,
-			Task: r.agent.task}
+			Task: r.agent.task, Provenance: p.origins, Sources: p.sources}
 		f := h.Review(ctx, info)
 		switch f.action {
 		case flowContinue:
@@ -199,6 +200,7 @@ func (r *run) review(ctx context.Context, turn, index int, p *Prepared) (*Prepar
 				return p, Skip(f.By, "Skipped: a hook rewrote the arguments of this call and the new ones do not fit: "+err.Error())
 			}
 			p = q
+			p.origins, p.sources = r.session.trace(p.Args)
 			flow = Continue(f.By, "arguments rewritten")
 		default:
 			return p, f
@@ -272,6 +274,7 @@ func plannedReply(turn int, reply model.Reply, prepared []*Prepared, plan replyP
 			pc.Sandbox = p.Sandbox.Clone()
 			pc.WaitsFor = append(pc.WaitsFor, plan.deps[i]...)
 			pc.Batch = plan.batch[i]
+			pc.Provenance = p.origins
 		}
 		if !isObject(c.Arguments) || !encodesAs(pc.Args, c.Arguments) {
 			// The exact text the model sent, so that a resumed session

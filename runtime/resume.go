@@ -59,6 +59,7 @@ func (a *Agent) Resume(ctx context.Context, s *Session, intr *Interrupted) GoalO
 	}
 	a.emit(RunStarted{Session: s.ID, Goal: s.Goal, Model: a.Model.Name(), Mode: mode, Resumed: true, At: Time{a.clock().Now()}})
 	r := &run{agent: a, session: s, budgets: a.budgets(), started: a.clock().Now(), cat: a.catalog()}
+	r.seedOrigins()
 	out, ended := r.resume(ctx, intr)
 	if !ended {
 		out = r.loop(ctx)

@@ -240,6 +240,7 @@ func (t *taskTool) Call(ctx context.Context, raw json.RawMessage) tool.Return {
 		Reasoning:       parent.Effort(),
 		Prices:          parent.Prices,
 		Durable:         parent.Durable,
+		Untrusted:       parent.Untrusted,
 		task:            append(slices.Clone(parent.task), id),
 		confine:         &confinement{allowed: allowed, writes: rel},
 	}
@@ -249,6 +250,12 @@ func (t *taskTool) Call(ctx context.Context, raw json.RawMessage) tool.Return {
 		sub.Context = ContextPolicy{AutoCompact: parent.ContextPolicy().AutoCompact}
 	}
 	sess := NewSession(site.session + "/" + id)
+	// The task's prompt is the parent model's text, not the person's;
+	// what the task reads counts for the session's later calls too.
+	sess.inputFromModel = true
+	if site.sess != nil {
+		sess.shareOrigins(site.sess)
+	}
 	out := sub.Run(ctx, sess, a.Prompt)
 	site.spent(sess.Usage)
 	if ctx.Err() != nil {
@@ -356,6 +363,8 @@ type callSite struct {
 	emit    func(Event)
 	// spent adds what a task spent on its model to the session's total.
 	spent func(model.Usage)
+	// sess is the session the call belongs to.
+	sess *Session
 }
 
 type callSiteKey struct{}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/agenttui/agenttui/internal/xdg"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
 
@@ -38,6 +40,13 @@ type Config struct {
 	// Budgets are "budgets": the run's turns, time, invalid replies and
 	// per-call timeout.
 	Budgets runtime.Budgets
+	// WebAllowPrivate is "web": {"allow_private": true}: web_fetch may
+	// reach loopback, private and link-local addresses (a local server).
+	WebAllowPrivate bool
+	// Untrusted, when set, is "provenance": {"untrusted": […]}: which
+	// sources' results are untrusted (UntrustedNames); nil means the
+	// default, web, mcp and new_files.
+	Untrusted []string
 	// TaskMaxTurns is "budgets.task_max_turns": the model turns each
 	// sub-agent's task may use; zero means runtime.DefaultTaskTurns.
 	TaskMaxTurns int
@@ -213,4 +222,22 @@ func (c *Config) TaskTurns() int {
 		return 0
 	}
 	return c.TaskMaxTurns
+}
+
+// UntrustedSource returns which results the configuration says are
+// untrusted, or nil for the runtime's default.
+func (c *Config) UntrustedSource() func(tool.Source) bool {
+	if c == nil || c.Untrusted == nil {
+		return nil
+	}
+	names := slices.Clone(c.Untrusted)
+	return func(s tool.Source) bool {
+		switch s.Kind {
+		case tool.SourceWorkspace:
+			return slices.Contains(names, "workspace") || (s.Fresh && slices.Contains(names, "new_files"))
+		case tool.SourceWeb, tool.SourceMCP, tool.SourceShell, tool.SourceTask:
+			return slices.Contains(names, s.Kind)
+		}
+		return false
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agenttui/agenttui/approval"
@@ -13,7 +14,14 @@ import (
 // configKeys are the keys a configuration file may hold, for error messages.
 var configKeys = []string{"model", "mode", "max_parallel", "max_output_tokens", "stream_idle_timeout", "model_retries", "budgets", "rules",
 	"context_window", "auto_compact", "max_tool_result_bytes", "sandbox", "approval", "reasoning", "prices", "openai_api",
-	"system_prompt_file", "checkpoints"}
+	"system_prompt_file", "checkpoints", "web", "provenance"}
+
+var webKeys = []string{"allow_private"}
+
+var provenanceKeys = []string{"untrusted"}
+
+// UntrustedNames are the sources "provenance.untrusted" may name.
+var UntrustedNames = []string{"web", "mcp", "shell", "workspace", "new_files", "task"}
 
 var checkpointKeys = []string{"enabled", "max_mb", "max_file_mb"}
 
@@ -23,7 +31,7 @@ var approvalKeys = []string{"sandboxed_shell"}
 
 var budgetKeys = []string{"max_turns", "max_time", "max_invalid_replies", "call_timeout", "task_max_turns"}
 
-var ruleKeys = []string{"name", "tool", "args", "decision", "reason"}
+var ruleKeys = []string{"name", "tool", "args", "decision", "reason", "provenance", "argument", "from"}
 
 // Parse checks the configuration data read from path; path is only named
 // in errors and kept in Path.
@@ -114,6 +122,14 @@ func Parse(path string, data []byte) (*Config, error) {
 			}
 		case "approval":
 			if err := c.loadApproval(raw, fail); err != nil {
+				return nil, err
+			}
+		case "web":
+			if err := c.loadWeb(raw, fail); err != nil {
+				return nil, err
+			}
+		case "provenance":
+			if err := c.loadProvenance(raw, fail); err != nil {
 				return nil, err
 			}
 		case "reasoning":
@@ -283,6 +299,12 @@ func (c *Config) loadRules(raw json.RawMessage, fail func(string, string, ...any
 				r.Decision = approval.Decision(d)
 			case "args":
 				r.Args, err = stringMap(v)
+			case "provenance":
+				r.Provenance, err = stringOf(v)
+			case "argument":
+				r.Argument, err = stringOf(v)
+			case "from":
+				r.From, err = stringList(v)
 			default:
 				return fail(at+"."+key, "unknown key (known keys: %s)", strings.Join(ruleKeys, ", "))
 			}
@@ -334,4 +356,56 @@ func (c *Config) loadCheckpoints(raw json.RawMessage, fail func(string, string, 
 		}
 	}
 	return nil
+}
+
+func (c *Config) loadWeb(raw json.RawMessage, fail func(string, string, ...any) error) error {
+	obj, err := objectOf(raw)
+	if err != nil {
+		return fail("web", "%v", err)
+	}
+	for _, key := range sortedKeys(obj) {
+		switch key {
+		case "allow_private":
+			if c.WebAllowPrivate, err = boolOf(obj[key]); err != nil {
+				return fail("web."+key, "%v", err)
+			}
+		default:
+			return fail("web."+key, "unknown key (known keys: %s)", strings.Join(webKeys, ", "))
+		}
+	}
+	return nil
+}
+
+func (c *Config) loadProvenance(raw json.RawMessage, fail func(string, string, ...any) error) error {
+	obj, err := objectOf(raw)
+	if err != nil {
+		return fail("provenance", "%v", err)
+	}
+	for _, key := range sortedKeys(obj) {
+		switch key {
+		case "untrusted":
+			names, err := stringList(obj[key])
+			if err != nil {
+				return fail("provenance.untrusted", "%v", err)
+			}
+			for _, n := range names {
+				if !slices.Contains(UntrustedNames, n) {
+					return fail("provenance.untrusted", "unknown source %q (known: %s)", n, strings.Join(UntrustedNames, ", "))
+				}
+			}
+			c.Untrusted = names
+		default:
+			return fail("provenance."+key, "unknown key (known keys: %s)", strings.Join(provenanceKeys, ", "))
+		}
+	}
+	return nil
+}
+
+// stringList reads a JSON array of strings.
+func stringList(raw json.RawMessage) ([]string, error) {
+	var out []string
+	if err := json.Unmarshal(raw, &out); err != nil || out == nil {
+		return nil, fmt.Errorf("expected an array of strings, got %s", kindOf(raw))
+	}
+	return out, nil
 }

@@ -45,6 +45,11 @@ func (h *Host) Adopt(rp *journal.Replay, m model.Model) (Resumption, error) {
 	}
 	h.closeCheckpoints()
 	h.session = rp.Session
+	// A file is the workspace's own when it was there as it is when the
+	// session first began, not when this process did.
+	if !rp.Header.Started.IsZero() {
+		h.ws.SetSessionStart(rp.Header.Started)
+	}
 	h.jw.Store(jw)
 	h.journalTried, h.toolsCheck = true, nil
 	h.opts.Policy.ClearGrants()

@@ -133,6 +133,8 @@ type Host struct {
 	// notices are what New found wrong but could work around (an agent
 	// file that does not load), sent once Start has a sink.
 	notices []runtime.Notice
+	// ws is the workspace the tools work in.
+	ws *workspace.Workspace
 }
 
 // New builds the session's agent and gives it a fresh session; nothing is
@@ -144,8 +146,14 @@ func New(o Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Files changed from now on are not the workspace's own: what they
+	// say is untrusted by default (a fetched or cloned file).
+	ws.SetSessionStart(time.Now())
+	if o.Config != nil {
+		ws.SetWeb(workspace.WebOptions{AllowPrivate: o.Config.WebAllowPrivate})
+	}
 	tools := wrapTools(ws.Tools(), o.Wrap)
-	h := &Host{opts: o, model: model.NewSwitchable(o.Model), attached: make(chan struct{})}
+	h := &Host{opts: o, model: model.NewSwitchable(o.Model), attached: make(chan struct{}), ws: ws}
 	tools = append(tools, h.taskTool(ws))
 	h.tools = tools
 	cat, err := runtime.NewCatalog(tools...)
@@ -171,6 +179,7 @@ func New(o Options) (*Host, error) {
 		o.Policy.SetSandboxedShell(c.SandboxedShell)
 	}
 	a.Reasoning = o.Reasoning
+	a.Untrusted = o.Config.UntrustedSource()
 	if o.Model != nil {
 		a.Context = contextPolicy(o.Config, o.Model)
 		// An effort the model refuses would fail the first turn; it is

@@ -12,6 +12,7 @@ import (
 	"github.com/agenttui/agenttui/feedback"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/provenance"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
 
@@ -148,6 +149,11 @@ func (b *builder) apply(e runtime.Event) {
 	if t, ok := e.(runtime.TaskEvent); ok {
 		// A task's run has a conversation of its own, which is never
 		// resumed: only what it finished matters, to tell the model.
+		if cf, ok := t.Event.(runtime.CallFinished); ok && cf.Source != nil {
+			// What a task's agent read counts for the session's later
+			// calls too.
+			s.ReplayResult(cf.Result, provenance.Ref{Turn: cf.Turn, Index: cf.Index, Tool: cf.Name, Task: t.Task, Source: *cf.Source})
+		}
 		if len(t.Task) == 1 {
 			if b.tasks == nil {
 				b.tasks = map[string]*runtime.TaskLog{}
@@ -234,6 +240,9 @@ func (b *builder) apply(e runtime.Event) {
 		}
 		if c.Name == runtime.Remember && ev.Outcome == "success" {
 			s.ReplayRemember(json.RawMessage(c.Arguments))
+		}
+		if ev.Source != nil {
+			s.ReplayResult(ev.Result, provenance.Ref{Turn: ev.Turn, Index: ev.Index, Tool: ev.Name, Source: *ev.Source})
 		}
 	case runtime.TurnEnded:
 		if b.pending == nil || ev.Turn != b.pendingTurn {

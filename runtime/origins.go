@@ -1,0 +1,249 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agenttui/agenttui/runtime/provenance"
+	"github.com/agenttui/agenttui/runtime/tool"
+)
+
+// DefaultUntrusted says which results are untrusted when Agent.Untrusted is
+// not set: web pages, MCP tools' results, and workspace files that were not
+// in the workspace as they are when the session began (a fetched or cloned
+// file, one the agent wrote). The person's words, agenttui's own text, shell
+// output and the workspace's own files are trusted.
+func DefaultUntrusted(s tool.Source) bool {
+	switch s.Kind {
+	case tool.SourceWeb, tool.SourceMCP:
+		return true
+	case tool.SourceWorkspace:
+		return s.Fresh
+	}
+	return false
+}
+
+// untrusted reports whether results from s are untrusted.
+func (a *Agent) untrusted(s tool.Source) bool {
+	if a.Untrusted != nil {
+		return a.Untrusted(s)
+	}
+	return DefaultUntrusted(s)
+}
+
+// origins is a session's record of what the model has read and where it
+// came from, which finds where a call's arguments came from. Texts learned
+// before the session runs (read back from its journal) wait in pending
+// until a run knows which sources are untrusted.
+type origins struct {
+	mu        sync.Mutex // guards index, untrusted, pending and seeded
+	index     *provenance.Index
+	untrusted func(tool.Source) bool
+	pending   []learned
+	seeded    map[string]bool // agenttui's own texts already indexed
+}
+
+// learned is a text the model read, and where it came from.
+type learned struct {
+	text string
+	ref  provenance.Ref
+}
+
+// originsOf returns the session's record, making it on first use.
+func (s *Session) originsOf() *origins {
+	s.originsOnce.Do(func() {
+		if s.origins == nil {
+			s.origins = &origins{}
+		}
+	})
+	return s.origins
+}
+
+// learn records a text the model read from ref's source.
+func (s *Session) learn(text string, ref provenance.Ref) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	o := s.originsOf()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.index == nil {
+		o.pending = append(o.pending, learned{text: text, ref: ref})
+		return
+	}
+	o.index.Add(text, ref, o.untrusted(ref.Source))
+}
+
+// ReplayResult records the result of a call read back from a journal, so
+// that a resumed session still knows where later calls' arguments came
+// from.
+func (s *Session) ReplayResult(text string, ref provenance.Ref) { s.learn(text, ref) }
+
+// seedOrigins readies the session's record for a run of a: what counts as
+// untrusted, what was learned before, and agenttui's own text (the system
+// prompt and the local tools' descriptions), which is trusted.
+func (r *run) seedOrigins() {
+	a, s := r.agent, r.session
+	o := s.originsOf()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.index == nil {
+		o.index = provenance.New()
+	}
+	o.untrusted = a.untrusted
+	for _, l := range o.pending {
+		o.index.Add(l.text, l.ref, o.untrusted(l.ref.Source))
+	}
+	o.pending = nil
+	if o.seeded == nil {
+		o.seeded = map[string]bool{}
+	}
+	own := []string{a.system()}
+	for _, d := range r.cat.Declarations() {
+		if !d.Untrusted {
+			// An MCP server's descriptions come from outside: they are
+			// not agenttui's words.
+			own = append(own, d.Description)
+		}
+	}
+	for _, text := range own {
+		if text != "" && !o.seeded[text] {
+			o.seeded[text] = true
+			o.index.Add(text, provenance.Ref{Source: tool.Source{Kind: tool.SourceAgenttui}}, false)
+		}
+	}
+}
+
+// shareOrigins makes s (a task's session) use parent's record: a task's
+// agent reads the same workspace and web, and what it reads counts for the
+// session's later calls too.
+func (s *Session) shareOrigins(parent *Session) {
+	o := parent.originsOf()
+	s.originsOnce.Do(func() { s.origins = o })
+}
+
+// trace finds where the arguments of p came from: the spans of its string
+// arguments found in untrusted results, and for each top-level string
+// argument the kinds of source it was found in.
+func (s *Session) trace(args json.RawMessage) ([]tool.Origin, map[string][]string) {
+	o := s.originsOf()
+	o.mu.Lock()
+	idx := o.index
+	o.mu.Unlock()
+	if idx == nil {
+		return nil, nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(args, &obj) != nil {
+		return nil, nil
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []tool.Origin
+	var sources map[string][]string
+	for _, k := range keys {
+		var str string
+		if json.Unmarshal(obj[k], &str) == nil {
+			out = append(out, origin(k, str, idx)...)
+			if sources == nil {
+				sources = map[string][]string{}
+			}
+			sources[k] = idx.Sources(str)
+			continue
+		}
+		walkStrings(obj[k], "/"+pointerToken(k), func(ptr, str string) {
+			out = append(out, origin(ptr, str, idx)...)
+		})
+	}
+	return out, sources
+}
+
+// origin turns the untrusted spans of one argument's value into origins.
+func origin(arg, value string, idx *provenance.Index) []tool.Origin {
+	var out []tool.Origin
+	for _, sp := range idx.Trace(value) {
+		out = append(out, tool.Origin{Argument: arg, Start: sp.Start, End: sp.End, Turn: sp.Ref.Turn, Index: sp.Ref.Index,
+			Tool: sp.Ref.Tool, Task: slices.Clone(sp.Ref.Task), Source: sp.Ref.Source.Label()})
+	}
+	return out
+}
+
+// walkStrings calls f for every string below raw, with its JSON pointer.
+func walkStrings(raw json.RawMessage, ptr string, f func(ptr, value string)) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			f(ptr, s)
+		}
+	case '{':
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			return
+		}
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			walkStrings(obj[k], ptr+"/"+pointerToken(k), f)
+		}
+	case '[':
+		var arr []json.RawMessage
+		if json.Unmarshal(raw, &arr) != nil {
+			return
+		}
+		for i, v := range arr {
+			walkStrings(v, ptr+"/"+itoa(i), f)
+		}
+	}
+}
+
+// pointerToken escapes a key for a JSON pointer.
+func pointerToken(k string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+}
+
+func itoa(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
+
+// sourceOf says where a call's result came from: what its tool said, else
+// what its kind of tool implies; nil for a result that is agenttui's or
+// the tool's own words (control tools, write_file), which the model did
+// not read from anywhere.
+func sourceOf(p *Prepared, ret tool.Return, task []string, index, turn int) *tool.Source {
+	if ret.Source != nil {
+		s := *ret.Source
+		return &s
+	}
+	name := p.Call.Name
+	switch {
+	case IsControl(name):
+		return nil
+	case name == Task:
+		return &tool.Source{Kind: tool.SourceTask, Name: TaskID(turn, index)}
+	case p.Decl.Untrusted || strings.HasPrefix(p.Decl.Source, "tool://"):
+		server, t, _ := strings.Cut(strings.TrimPrefix(p.Decl.Source, "tool://"), "/")
+		if t == "" {
+			server, t, _ = strings.Cut(name, "__")
+		}
+		return &tool.Source{Kind: tool.SourceMCP, Name: server + "/" + t}
+	}
+	// A local tool that says nothing of its output's source writes its own
+	// words (write_file's report): nothing to trace arguments to.
+	return nil
+}
