@@ -114,6 +114,13 @@ func (m *Model) offerGrants(c *callview.Call) {
 			"approve it with y or skip it with n", text.CleanLine(asker.Label))
 		return
 	}
+	if req.Asker().Who == approval.WhoProvenance {
+		// No grant covers a call whose acting arguments came from an
+		// untrusted result: each one is the person's to decide.
+		m.note = "a grant cannot release this call: its arguments came from an untrusted result (see ⚠ in its details), " +
+			"so each such call is yours to decide; approve it with y or skip it with n"
+		return
+	}
 	p := m.opts.Policy
 	if p == nil {
 		m.note = "grants are not available in this console"

@@ -14,6 +14,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/runtime/workspace"
 	"github.com/agenttui/agenttui/tui/transcript"
 )
@@ -259,4 +260,32 @@ func TestGrantReleasesWaitingCalls(t *testing.T) {
 		t.Errorf("grants = %+v", g)
 	}
 
+}
+
+// TestGrantChooserOffersWebHost offers, for a web_fetch that reads mode asks
+// about, its tool and its host, worded as the policy words them.
+func TestGrantChooserOffersWebHost(t *testing.T) {
+	policy := approval.NewPolicy(approval.ModeReads, nil)
+	policy.SetWorkspace(ws)
+	h := newHarness(t, Options{Policy: policy})
+	h.startRun("goal")
+	host := tool.Reads(tool.Paths("/net/example.com"))
+	req := request(1, 1, 0, "web_fetch", t0)
+	req.Req.Touches = host
+	req.Req.Reason = "reads mode asks before web_fetch reaches a host it has not been granted"
+	h.feed(runtime.ReplyReceived{Turn: 1, Calls: []runtime.PlannedCall{
+		pc(0, "web_fetch", `{"url":"https://example.com/docs"}`, &host, 1),
+	}}, decide(1, 0, "ask", "mode:reads", req.Req.Reason), req)
+	h.clock.advance(DefaultGrace)
+	h.key("g")
+	if !h.m.grant.Shown() {
+		t.Fatalf("g did not open the grant chooser; note %q", h.m.note)
+	}
+	mustContain(t, h.view(), "Grant from #1 web_fetch", "1  allow web_fetch for this session", "2  allow web_fetch for example.com")
+	h.key("2")
+	got := policy.Grants()
+	if len(got) != 1 || policy.GrantLabel(got[0]) != "web_fetch for example.com" {
+		t.Fatalf("grants = %+v", got)
+	}
+	mustContain(t, h.view(), "granted web_fetch for example.com for the rest of the session")
 }

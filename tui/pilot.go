@@ -65,9 +65,13 @@ func (m *Model) pilotSnapshot() autopilot.Snapshot {
 
 // grantOffers returns the grants the grant chooser would offer for c, or nil
 // when it would offer none: no policy, a call that does not wait, or one
-// an ask rule asks about, which no grant can release.
+// an ask rule or the provenance of its arguments asks about, which no grant
+// can release.
 func (m *Model) grantOffers(c *callview.Call) []approval.Grant {
-	if m.opts.Policy == nil || c == nil || c.Req == nil || c.Req.Req.Asker().Who == approval.WhoRule {
+	if m.opts.Policy == nil || c == nil || c.Req == nil {
+		return nil
+	}
+	if who := c.Req.Req.Asker().Who; who == approval.WhoRule || who == approval.WhoProvenance {
 		return nil
 	}
 	return m.opts.Policy.GrantOptions(c.Req.Req)

@@ -16,6 +16,10 @@ import (
 type columns struct {
 	num, name, args, badge, elapsed, state int
 	ask, askState                          int
+	// origin is the room after the call number for the mark of a call
+	// whose arguments came from an untrusted result: two columns when a
+	// call of the reply has one, so every row keeps the same columns.
+	origin int
 }
 
 func (b *Model) columns(width int, asks []callview.Ask) columns {
@@ -27,6 +31,9 @@ func (b *Model) columns(width int, asks []callview.Ask) columns {
 	args, tasks := 0, false
 	for _, x := range calls {
 		tasks = tasks || x.Task != nil
+		if x.HasOrigins() {
+			c.origin = 2
+		}
 		c.name = max(c.name, ansi.StringWidth(x.Name))
 		c.badge = max(c.badge, ansi.StringWidth(callview.Badge(x, b.workspace)))
 		args = max(args, ansi.StringWidth(x.ArgsText()))
@@ -41,7 +48,7 @@ func (b *Model) columns(width int, asks []callview.Ask) columns {
 	if width >= 80 {
 		c.elapsed = 7
 	}
-	rest := width - 2 - c.num - c.name - c.badge - c.elapsed
+	rest := width - 2 - c.num - c.origin - c.name - c.badge - c.elapsed
 	// Arguments get up to two fifths of what is left, less when they are
 	// short, so the state and outcome have room.
 	c.args = min(args+1, max(4, rest*2/5))
@@ -67,15 +74,20 @@ func (b *Model) columns(width int, asks []callview.Ask) columns {
 	}
 	c.state = rest - c.args
 	// What a task's waiting call is matters more than why it asks.
-	c.ask = max(c.num+c.name+c.args, min(askText+1, (width-2-c.badge-c.elapsed)*3/5))
+	c.ask = max(c.num+c.origin+c.name+c.args, min(askText+1, (width-2-c.badge-c.elapsed)*3/5))
 	c.askState = max(0, width-2-c.ask-c.badge-c.elapsed)
 	return c
 }
 
 // askWords say what a task's call that waits is: "↳ task #2 explore ·
-// edit_file docs/api.md · +3 −1".
+// edit_file docs/api.md · +3 −1", with "↳ ⚠ " ahead for a call whose
+// arguments came from an untrusted result.
 func askWords(a callview.Ask) string {
-	return "↳ " + a.Task.Name() + " · " + a.Call.Name + " " + a.Call.ArgsText()
+	lead := "↳ "
+	if a.Call.HasOrigins() {
+		lead += callview.SymOrigin + " "
+	}
+	return lead + a.Task.Name() + " · " + a.Call.Name + " " + a.Call.ArgsText()
 }
 
 // Need returns how many lines the board takes to show every row, its
@@ -258,6 +270,13 @@ func (b *Model) row(c *callview.Call, cols columns, width int, frame string, foc
 	var sb strings.Builder
 	sb.WriteString(mark)
 	sb.WriteString(text.Cell(fmt.Sprintf("#%d", c.Index+1), cols.num))
+	switch {
+	case cols.origin == 0:
+	case c.HasOrigins():
+		sb.WriteString(b.Styles.Warn.Render(callview.SymOrigin) + strings.Repeat(" ", cols.origin-1))
+	default:
+		sb.WriteString(strings.Repeat(" ", cols.origin))
+	}
 	sb.WriteString(text.Cell(c.Name, cols.name))
 	sb.WriteString(b.Styles.Dim.Render(text.Cell(c.ArgsText(), cols.args)))
 	sb.WriteString(text.Cell(callview.Badge(c, b.workspace), cols.badge))

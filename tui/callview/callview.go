@@ -64,6 +64,10 @@ type Call struct {
 	Sandbox     *tool.Sandbox
 	WaitsFor    []int
 	Batch       int
+	// Origins are the parts of the arguments that came from untrusted
+	// results earlier in the session, as the planned call, its decisions
+	// and its approval request reported them; raw, cleaned where drawn.
+	Origins []tool.Origin
 
 	Decisions []Decision
 	Asking    bool      // the last decision was "ask"
@@ -154,6 +158,7 @@ func NewReply(ev runtime.ReplyReceived) *Reply {
 			Turn: ev.Turn, Index: pc.Index, Name: text.CleanLine(pc.Name), Args: pc.Args, Short: text.ShortArgs(pc.Args),
 			Touches: pc.Touches, Sandbox: pc.Sandbox, WaitsFor: slices.Clone(pc.WaitsFor), Batch: pc.Batch,
 		}
+		c.addOrigins(pc.Provenance)
 		if pc.Touches == nil {
 			r.Invalid = true
 		}
@@ -252,6 +257,7 @@ func (r *Reply) Apply(e runtime.Event) {
 		}
 		c.Decisions = append(c.Decisions, Decision{What: ev.Decision, By: text.CleanLine(ev.By), Reason: text.CleanLine(ev.Reason),
 			Who: approval.ProvenanceOf(ev)})
+		c.addOrigins(ev.Provenance)
 		c.Asking = ev.Decision == runtime.DecisionAsk
 		if !c.Asking {
 			c.Req = nil
@@ -361,6 +367,7 @@ func (r *Reply) Attach(req Request) bool {
 	c.Req = &rq
 	c.Asking = true
 	c.AskedAt = req.Since
+	c.addOrigins(req.Req.Provenance)
 	if c.Change == nil && req.Req.Preview != nil {
 		c.Change = ChangeOf(*req.Req.Preview)
 	}

@@ -112,7 +112,13 @@ func (r *Reply) StateHead(c *Call, ws, frame string) (string, text.Tone, bool) {
 		if deps := r.PendingDeps(c); len(deps) > 0 {
 			s += " (then waits for " + text.Numbers(deps) + ")"
 		}
-		if d := LastDecision(c); d != nil {
+		switch d := LastDecision(c); {
+		case d != nil && d.Who.Who == approval.WhoProvenance && c.HasOrigins():
+			// The reason is long: the row, marked ⚠ for provenance,
+			// names the sources, what the person most needs, and the
+			// detail pane says the rest.
+			s += " · from " + OriginSources(c.Origins)
+		case d != nil:
 			s += " · " + d.By + ": " + text.RelativeAll(ws, d.Reason)
 		}
 		return s, text.ToneWarn, false

@@ -160,6 +160,9 @@ func detailLines(st *text.Styles, c *callview.Call, r *callview.Reply, ws string
 		head += " · depends on nothing"
 	}
 	add("", head)
+	// Where untrusted parts of the arguments came from comes next: it is
+	// why such a call asks, and what the person decides on.
+	out = append(out, originLines(st, c, width)...)
 	if t := c.Task; t != nil {
 		add("", "task: "+t.Name()+" · "+t.Progress())
 		if len(t.Writes) > 0 {

@@ -104,7 +104,13 @@ func NewGroup(r *callview.Reply, ws string, used model.Usage) Group {
 	for _, c := range r.Calls {
 		state, _ := r.StateText(c, ws, "")
 		sym, rest, _ := strings.Cut(state, " ")
-		row := fmt.Sprintf("#%d %s %s · %s", c.Index+1, c.Name, text.Cut(c.ArgsText(), 40), rest)
+		num := fmt.Sprintf("#%d", c.Index+1)
+		if c.HasOrigins() {
+			// The call's arguments came in part from an untrusted
+			// result; the mark stays with it once its turn has ended.
+			num += " " + callview.SymOrigin
+		}
+		row := fmt.Sprintf("%s %s %s · %s", num, c.Name, text.Cut(c.ArgsText(), 40), rest)
 		g.Rows = append(g.Rows, GroupRow{Sym: sym, Text: row, Bad: r.State(c) != callview.StateSucceeded, change: snippetOf(c)})
 	}
 	return g

@@ -29,6 +29,10 @@ type Styles struct {
 	// Discarded is the text of a model request's failed attempt: struck
 	// through and dimmed.
 	Discarded lipgloss.Style
+	// Mark is the part of a quoted value the console points at, such as
+	// the text of an argument that came from an untrusted result; the
+	// console also puts it between « and », for terminals without styles.
+	Mark lipgloss.Style
 }
 
 // DefaultStyles returns the console's styles. The console hands the one
@@ -47,6 +51,7 @@ func DefaultStyles() *Styles {
 		Focused:   lipgloss.NewStyle().Background(colSel),
 		Key:       lipgloss.NewStyle().Foreground(colAccent).Bold(true),
 		Discarded: lipgloss.NewStyle().Foreground(colDim).Strikethrough(true),
+		Mark:      lipgloss.NewStyle().Reverse(true).Bold(true),
 	}
 }
 
