@@ -89,7 +89,10 @@ func (p *Policy) guardProvenance(c runtime.CallInfo) (runtime.Flow, bool) {
 		if !r.matches(c, p.workspace) {
 			continue
 		}
-		sources, has := c.Sources[r.Argument]
+		if c.Sources == nil {
+			continue
+		}
+		sources, has := c.Sources(r.Argument)
 		if !has || slices.ContainsFunc(sources, func(s string) bool { return slices.Contains(r.From, s) }) {
 			continue
 		}

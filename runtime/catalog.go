@@ -159,7 +159,7 @@ type Prepared struct {
 	// CallInfo.Provenance and CallInfo.Sources), found when the reply
 	// arrives.
 	origins []tool.Origin
-	sources map[string][]string
+	sources func(argument string) ([]string, bool)
 }
 
 // Prepare checks a call against the catalogue: the tool must exist (else a

@@ -119,11 +119,12 @@ type CallInfo struct {
 	// Provenance lists the parts of the call's arguments that came from
 	// untrusted results earlier in the session, and from where.
 	Provenance []tool.Origin
-	// Sources gives, for each top-level string argument, the kinds of
-	// source its substantial parts were found in (tool.Source kinds, and
-	// "model" for text found nowhere): what a protected-argument rule
-	// checks.
-	Sources map[string][]string
+	// Sources gives, for a top-level string argument, the kinds of source
+	// its substantial parts were found in (tool.Source kinds, and "model"
+	// for text found nowhere): what a protected-argument rule checks. ok
+	// is false when the call has no such argument; nil for a call that
+	// was not traced.
+	Sources func(argument string) (kinds []string, ok bool)
 }
 
 // AskRequest is what an asking hook's wait function learns about the call

@@ -111,10 +111,19 @@ func (r *run) seedOrigins() {
 		}
 	}
 	for _, text := range own {
-		if text != "" && !o.seeded[text] {
-			o.seeded[text] = true
-			o.index.Add(text, provenance.Ref{Source: tool.Source{Kind: tool.SourceAgenttui}}, false)
+		if text == "" || o.seeded[text] {
+			continue
 		}
+		o.seeded[text] = true
+		// A task's system prompt starts with its parent's, indexed
+		// already: only what it adds is indexed again.
+		for seen := range o.seeded {
+			if seen != text && len(seen) > len(text)/2 && strings.HasPrefix(text, seen) {
+				text = text[len(seen):]
+				break
+			}
+		}
+		o.index.Add(text, provenance.Ref{Source: tool.Source{Kind: tool.SourceAgenttui}}, false)
 	}
 }
 
@@ -126,20 +135,33 @@ func (s *Session) shareOrigins(parent *Session) {
 	s.originsOnce.Do(func() { s.origins = o })
 }
 
-// trace finds where the arguments of p came from: the spans of its string
-// arguments found in untrusted results, and for each top-level string
-// argument the kinds of source it was found in.
-func (s *Session) trace(args json.RawMessage) ([]tool.Origin, map[string][]string) {
+// trace finds where the arguments of a call came from: the spans of its
+// string arguments found in untrusted results, and a function that gives,
+// for a top-level string argument, the kinds of source it was found in
+// (worked out only when a protected-argument rule asks).
+func (s *Session) trace(name string, args json.RawMessage) ([]tool.Origin, func(string) ([]string, bool)) {
 	o := s.originsOf()
 	o.mu.Lock()
 	idx := o.index
 	o.mu.Unlock()
-	if idx == nil {
+	if idx == nil || IsControl(name) {
 		return nil, nil
+	}
+	sources := func(arg string) ([]string, bool) {
+		var obj map[string]json.RawMessage
+		var str string
+		if json.Unmarshal(args, &obj) != nil || json.Unmarshal(obj[arg], &str) != nil {
+			return nil, false
+		}
+		return idx.Sources(str), true
+	}
+	if idx.Untrusted() == 0 {
+		// Nothing untrusted read yet: nothing can have come from it.
+		return nil, sources
 	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(args, &obj) != nil {
-		return nil, nil
+		return nil, sources
 	}
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
@@ -147,18 +169,13 @@ func (s *Session) trace(args json.RawMessage) ([]tool.Origin, map[string][]strin
 	}
 	sort.Strings(keys)
 	var out []tool.Origin
-	var sources map[string][]string
 	for _, k := range keys {
-		var str string
-		if json.Unmarshal(obj[k], &str) == nil {
-			out = append(out, origin(k, str, idx)...)
-			if sources == nil {
-				sources = map[string][]string{}
+		walkStrings(obj[k], "", func(ptr, str string) {
+			if ptr == "" {
+				ptr = k
+			} else {
+				ptr = "/" + pointerToken(k) + ptr
 			}
-			sources[k] = idx.Sources(str)
-			continue
-		}
-		walkStrings(obj[k], "/"+pointerToken(k), func(ptr, str string) {
 			out = append(out, origin(ptr, str, idx)...)
 		})
 	}

@@ -148,7 +148,7 @@ func (r *run) prepareReply(ctx context.Context, turn int, prepared []*Prepared) 
 	rr.calls = make([]*callRun, len(prepared))
 	ender := ""
 	for i, p := range prepared {
-		p.origins, p.sources = r.session.trace(p.Args)
+		p.origins, p.sources = r.session.trace(p.Call.Name, p.Args)
 		c := &callRun{index: i, p: p}
 		c.p, c.flow = r.review(ctx, turn, i, p)
 		if endsRun(p.Call.Name) && !c.flow.IsSkip() {
@@ -200,7 +200,7 @@ func (r *run) review(ctx context.Context, turn, index int, p *Prepared) (*Prepar
 				return p, Skip(f.By, "Skipped: a hook rewrote the arguments of this call and the new ones do not fit: "+err.Error())
 			}
 			p = q
-			p.origins, p.sources = r.session.trace(p.Args)
+			p.origins, p.sources = r.session.trace(p.Call.Name, p.Args)
 			flow = Continue(f.By, "arguments rewritten")
 		default:
 			return p, f

@@ -243,6 +243,14 @@ func (x *Index) Size() int {
 	return x.classes[trusted].bytes + x.classes[untrusted].bytes
 }
 
+// Untrusted returns how many bytes of untrusted text the index holds: with
+// none, Trace finds nothing, and a caller need not ask it.
+func (x *Index) Untrusted() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.classes[untrusted].bytes
+}
+
 // Trace returns where value came from: the spans of value that also appear
 // in untrusted texts (as common substrings or tokens, see the package
 // documentation) and do not also appear in any trusted text (the person's
