@@ -62,14 +62,17 @@ const (
 	AttrRetryError = attribute.Key("agenttui.model.retry.error")
 
 	// On execute_tool.
-	AttrCallIndex       = attribute.Key("agenttui.call.index")
-	AttrCallKey         = attribute.Key("agenttui.call.key")
-	AttrFootprintKind   = attribute.Key("agenttui.call.footprint.kind")
-	AttrFootprintScope  = attribute.Key("agenttui.call.footprint.scope")
-	AttrCallBatch       = attribute.Key("agenttui.call.batch")
-	AttrCallWaitsFor    = attribute.Key("agenttui.call.waits_for")
-	AttrCallDecision    = attribute.Key("agenttui.call.decision")
-	AttrCallDecisionBy  = attribute.Key("agenttui.call.decision.by")
+	AttrCallIndex      = attribute.Key("agenttui.call.index")
+	AttrCallKey        = attribute.Key("agenttui.call.key")
+	AttrFootprintKind  = attribute.Key("agenttui.call.footprint.kind")
+	AttrFootprintScope = attribute.Key("agenttui.call.footprint.scope")
+	AttrCallBatch      = attribute.Key("agenttui.call.batch")
+	AttrCallWaitsFor   = attribute.Key("agenttui.call.waits_for")
+	AttrCallDecision   = attribute.Key("agenttui.call.decision")
+	AttrCallDecisionBy = attribute.Key("agenttui.call.decision.by")
+	// AttrCallProvenance lists where the call's arguments came from, as
+	// "argument ← source" ("command ← web:evil.example").
+	AttrCallProvenance  = attribute.Key("agenttui.call.provenance")
 	AttrCallOutcome     = attribute.Key("agenttui.call.outcome")
 	AttrCallAttempts    = attribute.Key("agenttui.call.attempts")
 	AttrCallStarted     = attribute.Key("agenttui.call.started")

@@ -2,6 +2,7 @@ package tracing
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -43,6 +44,9 @@ type callSpan struct {
 	// decision and by are the last decision about the call and what made
 	// it.
 	decision, by string
+	// origins are where the call's arguments came from, as
+	// "argument ← source" (see runtime.CallDecision.Provenance).
+	origins []string
 	// key is the call's effect key, from its first start.
 	key     string
 	started bool
@@ -191,6 +195,12 @@ func (t *Tracer) callDecision(r *runSpans, ev runtime.CallDecision) {
 		return
 	}
 	c.decision, c.by = ev.Decision, ev.By
+	c.origins = c.origins[:0]
+	for _, o := range ev.Provenance {
+		if s := o.Argument + " ← " + o.Source; !slices.Contains(c.origins, s) {
+			c.origins = append(c.origins, s)
+		}
+	}
 	if c.approval != nil {
 		if t.opts.CaptureContent && ev.Reason != "" && ev.Decision == runtime.DecisionSkip {
 			c.approval.SetAttributes(AttrApprovalReason.String(t.content(ev.Reason)))
@@ -293,6 +303,9 @@ func (t *Tracer) callFinished(r *runSpans, ev runtime.CallFinished) {
 	}
 	if c.decision != "" {
 		attrs = append(attrs, AttrCallDecision.String(c.decision), AttrCallDecisionBy.String(c.by))
+		if len(c.origins) > 0 {
+			attrs = append(attrs, AttrCallProvenance.StringSlice(c.origins))
+		}
 	}
 	if ev.NotFinished {
 		// Whether it began is what tells the model's two readings apart.
