@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agenttui/agenttui/runtime/tool"
 )
 
 // TestErrorsCarryTheFileAndTheKey checks that a command can tell what is
@@ -76,5 +78,41 @@ func TestTaskMaxTurns(t *testing.T) {
 	}
 	if (*Config)(nil).TaskTurns() != 0 {
 		t.Fatal("no configuration has task turns")
+	}
+}
+
+func TestWebProvenanceAndProtectedRules(t *testing.T) {
+	c, err := Parse("a.json", []byte(`{"web": {"allow_private": true}, "provenance": {"untrusted": ["web", "shell"]},
+	  "rules": [{"tool": "web_fetch", "argument": "url", "from": ["person", "workspace"], "decision": "deny"},
+	            {"tool": "run_shell", "decision": "allow", "provenance": "allow"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.WebAllowPrivate || len(c.Rules) != 2 || c.Rules[0].Argument != "url" || c.Rules[1].Provenance != "allow" {
+		t.Fatalf("config %+v", c)
+	}
+	untrusted := c.UntrustedSource()
+	for s, want := range map[tool.Source]bool{
+		{Kind: tool.SourceWeb, Name: "a.example"}:               true,
+		{Kind: tool.SourceShell}:                                true,
+		{Kind: tool.SourceMCP, Name: "fs/read"}:                 false,
+		{Kind: tool.SourceWorkspace, Name: "a.go", Fresh: true}: false,
+	} {
+		if got := untrusted(s); got != want {
+			t.Errorf("%s untrusted: %v, want %v", s.Label(), got, want)
+		}
+	}
+	for _, bad := range []struct{ body, key string }{
+		{`{"provenance": {"untrusted": ["ftp"]}}`, "provenance.untrusted"},
+		{`{"web": {"allow_public": true}}`, "web.allow_public"},
+		{`{"rules": [{"tool": "web_fetch", "from": ["person"]}]}`, "rules[0].argument"},
+		{`{"rules": [{"tool": "web_fetch", "argument": "url", "from": ["moon"]}]}`, "rules[0].from"},
+		{`{"rules": [{"tool": "run_shell", "decision": "ask", "provenance": "allow"}]}`, "rules[0].provenance"},
+	} {
+		_, err := Parse("a.json", []byte(bad.body))
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Key != bad.key {
+			t.Errorf("%s: %v, want an error at %s", bad.body, err, bad.key)
+		}
 	}
 }
