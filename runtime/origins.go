@@ -264,3 +264,13 @@ func sourceOf(p *Prepared, ret tool.Return, task []string, index, turn int) *too
 	// words (write_file's report): nothing to trace arguments to.
 	return nil
 }
+
+// learn records what the model reads of c's result, and where it came from,
+// so that later calls' arguments can be traced to it.
+func (r *replyRun) learn(c *callRun) {
+	if c.source == nil || r.sess == nil {
+		return
+	}
+	r.sess.learn(c.result.Content, provenance.Ref{Turn: r.turn, Index: c.index, Tool: c.p.Call.Name,
+		Task: r.agent.task, Source: *c.source})
+}
