@@ -70,12 +70,16 @@ func (s *Session) learn(text string, ref provenance.Ref) {
 	}
 	o := s.originsOf()
 	o.mu.Lock()
-	defer o.mu.Unlock()
 	if o.index == nil {
 		o.pending = append(o.pending, learned{text: text, ref: ref})
+		o.mu.Unlock()
 		return
 	}
-	o.index.Add(text, ref, o.untrusted(ref.Source))
+	idx, untrusted := o.index, o.untrusted(ref.Source)
+	o.mu.Unlock()
+	// Indexing a long page takes a while; the index has a lock of its
+	// own, so other calls are traced meanwhile.
+	idx.Add(text, ref, untrusted)
 }
 
 // ReplayResult records the result of a call read back from a journal, so
