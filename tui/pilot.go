@@ -42,6 +42,8 @@ func (m *Model) pilotSnapshot() autopilot.Snapshot {
 		Reply:        m.board.Reply(),
 		BoardFocus:   m.board.Focus(),
 		FocusOnTask:  m.board.FocusOnTask(),
+		Rows:         m.board.Rows(),
+		Focused:      m.board.Focused(),
 		TaskOpen:     m.nested != nil,
 		Focus:        autopilot.FocusElsewhere,
 		Input:        m.input.Value(),

@@ -46,3 +46,30 @@ func TestConsoleTaskApprovalOnTheSessionBoard(t *testing.T) {
 		t.Fatalf("docs/api.md is %q", got)
 	}
 }
+
+// --autopilot answers a task's own calls as the task's script records: the
+// writing task is approved, then its edit, and the run ends by itself.
+func TestAutopilotAnswersATasksCalls(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(ws, "docs", "api.md"), "# API\nthe old line\n")
+	sc := writeScenario(t, `{"name": "task-pilot", "steps": [
+	  {"input": "mend the docs",
+	   "calls": [{"name": "task", "decision": "approve", "args": {"description": "mend api docs", "prompt": "Mend docs/api.md.",
+	                                                          "agent": "general", "writes": ["docs"]}}]},
+	  {"expect": ["Its summary: api docs mended"], "calls": [{"name": "finish", "args": {"summary": "The task mended the docs."}}]}],
+	 "tasks": {"mend api docs": {"steps": [
+	  {"calls": [{"name": "edit_file", "decision": "approve",
+	              "args": {"path": "docs/api.md", "old": "the old line", "new": "the mended line"}}]},
+	  {"calls": [{"name": "finish", "args": {"summary": "api docs mended"}}]}]}}}`)
+	term := startConsole(t, e2eCols, e2eRows, nil, "--workspace", ws, "--mode", "reads", "--scenario", sc,
+		"--autopilot", "--speed", pilotSpeed)
+	term.WaitForFunc("the run played out", func(s string) bool {
+		return strings.Contains(s, "✓ Succeeded") && strings.Contains(s, "The task mended the docs.")
+	}, 3*e2eStep)
+	if got := readWorkspaceFile(t, ws, "docs/api.md"); got != "# API\nthe mended line\n" {
+		t.Fatalf("docs/api.md is %q", got)
+	}
+}

@@ -12,6 +12,7 @@ package autopilot
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -84,9 +85,14 @@ type Snapshot struct {
 	Reply      *callview.Reply
 	BoardFocus int
 	// FocusOnTask says focus is on a task's call that waits, drawn under
-	// the row of call BoardFocus (after every call when it is -1), which
-	// the autopilot never answers.
+	// the row of call BoardFocus (after every call when it is -1).
 	FocusOnTask bool
+	// Rows are the board's focusable rows in display order, each the call
+	// it shows: the reply's calls, each followed by the waiting calls of
+	// the task it runs. Focused is the focused row's call. With Rows the
+	// autopilot also answers tasks' calls, as their scripts record.
+	Rows    []*callview.Call
+	Focused *callview.Call
 	// Focus is where keys go.
 	Focus Focus
 	// Input is what the input holds; InputOverlay says its menu or a
@@ -186,10 +192,19 @@ func (p *Pilot) Resume() {
 	p.target = ""
 }
 
-// Decision returns the decision the scenario records for c, or nil.
+// Decision returns the decision the scenario records for c, or nil. A
+// task's call is looked up in the script of the task with its description,
+// whose steps are its turns.
 func (p *Pilot) Decision(c *callview.Call) *model.Decision {
 	if c == nil {
 		return nil
+	}
+	if c.In != nil {
+		ts := p.sc.Tasks[c.In.Description]
+		if ts == nil || c.Turn < 1 || c.Turn > len(ts.Steps) || c.Index >= len(ts.Steps[c.Turn-1].Calls) {
+			return nil
+		}
+		return ts.Steps[c.Turn-1].Calls[c.Index].Decision
 	}
 	step, ok := p.stepOf[c.Turn]
 	if !ok || step >= len(p.sc.Steps) || c.Index >= len(p.sc.Steps[step].Calls) {
@@ -314,7 +329,16 @@ func (d *decider) approve() (Step, bool) {
 	r := s.Reply
 	var target *callview.Call
 	waiting := 0
-	for _, c := range r.Pending(0) {
+	candidates := r.Pending(0)
+	if s.Rows != nil {
+		candidates = candidates[:0:0]
+		for _, c := range s.Rows {
+			if c.Req != nil {
+				candidates = append(candidates, c)
+			}
+		}
+	}
+	for _, c := range candidates {
 		if p.Decision(c) != nil {
 			target = c
 			break
@@ -324,7 +348,7 @@ func (d *decider) approve() (Step, bool) {
 	if target == nil {
 		p.Say = "watching"
 		if waiting > 0 {
-			c := r.Pending(0)[0]
+			c := candidates[0]
 			p.Say = fmt.Sprintf("waits for you: no decision recorded for #%d %s", c.Index+1, c.Name)
 		}
 		return Step{}, false
@@ -340,7 +364,15 @@ func (d *decider) approve() (Step, bool) {
 	case s.Focus != FocusBoard:
 		return Step{Key: keyOf(tea.KeyTab), At: d.after(pilotMove)}, true
 	}
-	if f := s.BoardFocus; f != target.Index || s.FocusOnTask {
+	if s.Rows != nil {
+		if s.Focused != target {
+			k := keyOf(tea.KeyDown)
+			if slices.Index(s.Rows, target) < slices.Index(s.Rows, s.Focused) {
+				k = keyOf(tea.KeyUp)
+			}
+			return Step{Key: k, At: d.after(pilotMove)}, true
+		}
+	} else if f := s.BoardFocus; f != target.Index || s.FocusOnTask {
 		pos, at := indexOf(r.Order, target.Index), indexOf(r.Order, f)
 		if s.FocusOnTask && f < 0 {
 			at = len(r.Order)

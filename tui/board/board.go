@@ -212,6 +212,18 @@ func (b *Model) SetFocusCall(c *callview.Call) bool {
 	return false
 }
 
+// Rows returns the calls of the focusable rows in display order: each call
+// of the reply, followed by the waiting calls of the task it runs, then the
+// waiting calls of tasks without a row.
+func (b *Model) Rows() []*callview.Call {
+	es := b.entries()
+	out := make([]*callview.Call, 0, len(es))
+	for _, e := range es {
+		out = append(out, e.call)
+	}
+	return out
+}
+
 // Focused returns the focused call, or nil.
 func (b *Model) Focused() *callview.Call { return b.current().call }
 
