@@ -310,7 +310,7 @@ func (r *replyRun) handle(ctx context.Context, msg any) {
 		if rv := c.revision; rv != nil && out.IsSuccess() {
 			res.Content += "\n\n" + feedback.PersonEdited(rv.path, rv.proposed, rv.actual)
 		}
-		c.source = sourceOf(c.p, m.ret, r.agent.task, c.index, r.turn)
+		c.source = sourceOf(c.p, m.ret, r.turn, c.index)
 		r.settle(c, out, res, m.attempts)
 		r.learn(c)
 		if err := r.agent.durable(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -227,7 +228,7 @@ func walkStrings(raw json.RawMessage, ptr string, f func(ptr, value string)) {
 			return
 		}
 		for i, v := range arr {
-			walkStrings(v, ptr+"/"+itoa(i), f)
+			walkStrings(v, ptr+"/"+strconv.Itoa(i), f)
 		}
 	}
 }
@@ -237,16 +238,11 @@ func pointerToken(k string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
 }
 
-func itoa(i int) string {
-	b, _ := json.Marshal(i)
-	return string(b)
-}
-
 // sourceOf says where a call's result came from: what its tool said, else
 // what its kind of tool implies; nil for a result that is agenttui's or
 // the tool's own words (control tools, write_file), which the model did
 // not read from anywhere.
-func sourceOf(p *Prepared, ret tool.Return, task []string, index, turn int) *tool.Source {
+func sourceOf(p *Prepared, ret tool.Return, turn, index int) *tool.Source {
 	if ret.Source != nil {
 		s := *ret.Source
 		return &s

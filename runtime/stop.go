@@ -65,7 +65,7 @@ func (r *replyRun) stopping(ctx context.Context, why string, msg any) {
 	}
 	res := feedback.ResultOutput(c.p.Call, out, done.ret.Output)
 	res.Content, c.whole = r.agent.bound(res.Content, c.p.Decl)
-	c.source = sourceOf(c.p, done.ret, r.agent.task, c.index, r.turn)
+	c.source = sourceOf(c.p, done.ret, r.turn, c.index)
 	r.settle(c, out, res, done.attempts)
 	r.learn(c)
 }
