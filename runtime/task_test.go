@@ -291,7 +291,10 @@ func TestTaskSuccessGivesSummaryAndData(t *testing.T) {
 	}
 }
 
-func TestTaskCallsReachHooksWithTheirTaskPath(t *testing.T) {
+// lookingTask is a parent that hands out one explore task, "look", which
+// reads a file and finishes.
+func lookingTask(t *testing.T) *taskFixture {
+	t.Helper()
 	parent := script(t,
 		model.Step{Calls: []model.ScriptedCall{taskCall("look", "")}},
 		finishStep("ok"),
@@ -299,7 +302,11 @@ func TestTaskCallsReachHooksWithTheirTaskPath(t *testing.T) {
 	scripts := map[string][]model.Step{
 		"look": {{Calls: []model.ScriptedCall{call("read_file", `{"path":"a"}`)}}, finishStep("seen")},
 	}
-	f := newTaskFixture(t, parent, scripts, nil)
+	return newTaskFixture(t, parent, scripts, nil)
+}
+
+func TestTaskCallsReachHooksWithTheirTaskPath(t *testing.T) {
+	f := lookingTask(t)
 	var mu sync.Mutex
 	seen := map[string][]string{}
 	f.agent.Hooks = []Hook{HookFunc(func(_ context.Context, c CallInfo) Flow {
@@ -400,14 +407,7 @@ func TestTaskEventEncodesWithItsPath(t *testing.T) {
 
 // What a task spends on its model counts in the session's total.
 func TestTaskUsageCountsInTheSessionTotal(t *testing.T) {
-	parent := script(t,
-		model.Step{Calls: []model.ScriptedCall{taskCall("look", "")}},
-		finishStep("ok"),
-	)
-	scripts := map[string][]model.Step{
-		"look": {{Calls: []model.ScriptedCall{call("read_file", `{"path":"a"}`)}}, finishStep("seen")},
-	}
-	f := newTaskFixture(t, parent, scripts, nil)
+	f := lookingTask(t)
 	sess := NewSession("s")
 	if out := f.agent.Run(context.Background(), sess, "go"); out.Status != StatusSucceeded {
 		t.Fatalf("outcome %+v", out)
