@@ -1,0 +1,285 @@
+package hooks
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// maxScript bounds the size of a script file Digest reads; a larger file
+// named by a command is not a hook script worth hashing.
+const maxScript = 1 << 20
+
+// Digest returns what a person trusts when they trust a workspace's hooks
+// c: the hex SHA-256 of c's commands (event, matcher, command, timeout and
+// on_error, in order) and of every script inside the workspace that a
+// command names, path and content. A repository's hooks usually run its
+// own scripts, so a change to such a script changes the digest and the
+// person is asked again, as for a change to the configuration.
+//
+// A script is found the way a person reads the command: each word that
+// contains a "/" (quotes removed, a leading $CLAUDE_PROJECT_DIR or
+// $AGENTTUI_PROJECT_DIR standing for the workspace, a relative path taken
+// from the workspace) that names a regular file of at most 1 MiB inside
+// the workspace. A word after an output redirection (">", "2>>", …) is the
+// hook's output, not its code, and is left out so that the digest does not
+// change each time the hook runs.
+func Digest(workspace string, c Config) string {
+	ws, err := filepath.Abs(workspace)
+	if err != nil {
+		ws = filepath.Clean(workspace)
+	}
+	h := sha256.New()
+	type entry struct {
+		Event   Event   `json:"event"`
+		Matcher string  `json:"matcher"`
+		Command string  `json:"command"`
+		Timeout float64 `json:"timeout"`
+		OnError string  `json:"on_error"`
+	}
+	var entries []entry
+	var scripts []string
+	seen := map[string]bool{}
+	for _, ev := range Events() {
+		for _, g := range c[ev] {
+			for _, cmd := range g.Hooks {
+				entries = append(entries, entry{ev, g.Matcher, cmd.Command, cmd.Timeout, cmd.OnError})
+				for _, p := range scriptPaths(ws, cmd.Command) {
+					if !seen[p] {
+						seen[p] = true
+						scripts = append(scripts, p)
+					}
+				}
+			}
+		}
+	}
+	// Marshalling a slice of structs cannot fail, and its form is fixed:
+	// fields in declaration order, no map.
+	canon, _ := json.Marshal(entries)
+	h.Write(canon)
+	for _, p := range scripts {
+		content, ok := readScript(p)
+		if !ok {
+			continue
+		}
+		rel, _ := filepath.Rel(ws, p)
+		// Lengths before contents, so that no two sets of files hash
+		// alike by moving bytes from one field to the next.
+		fmt.Fprintf(h, "\x00file %d %s %d\x00", len(rel), rel, len(content))
+		h.Write(content)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// projectVars are the ways a command may begin a path with the workspace.
+var projectVars = []string{
+	"${CLAUDE_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR",
+	"${AGENTTUI_PROJECT_DIR}", "$AGENTTUI_PROJECT_DIR",
+}
+
+// scriptPaths returns the cleaned absolute paths inside the workspace ws
+// that the words of command name.
+func scriptPaths(ws, command string) []string {
+	var out []string
+	redirect := false
+	for _, w := range strings.Fields(command) {
+		if redirect {
+			redirect = false
+			continue
+		}
+		if op, target := cutRedirect(w); op {
+			redirect = target == ""
+			continue
+		}
+		w = strings.NewReplacer(`"`, "", `'`, "").Replace(w)
+		w = strings.TrimRight(w, ";&|")
+		for _, v := range projectVars {
+			if rest, ok := strings.CutPrefix(w, v); ok && (rest == "" || rest[0] == '/') {
+				w = ws + rest
+				break
+			}
+		}
+		// A home-relative path is the person's, not the workspace's.
+		if !strings.Contains(w, "/") || strings.HasPrefix(w, "~") {
+			continue
+		}
+		p := w
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(ws, p)
+		}
+		p = filepath.Clean(p)
+		if rel, err := filepath.Rel(ws, p); err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// cutRedirect reports whether the word w is an output redirection, such as
+// ">", "2>>" or ">log", and returns the file it names when it names one in
+// the same word.
+func cutRedirect(w string) (bool, string) {
+	rest := strings.TrimLeft(w, "0123456789&")
+	if !strings.HasPrefix(rest, ">") {
+		return false, ""
+	}
+	rest = strings.TrimLeft(rest, ">|&")
+	return true, rest
+}
+
+// readScript returns the content of the regular file p when it has at most
+// maxScript bytes. It opens without blocking and checks the file it opened,
+// so a FIFO put where a script was cannot hold Digest up.
+func readScript(p string) ([]byte, bool) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxScript {
+		return nil, false
+	}
+	content, err := io.ReadAll(io.LimitReader(f, maxScript+1))
+	if err != nil || len(content) > maxScript {
+		return nil, false
+	}
+	return content, true
+}
+
+// TrustStore records which workspaces' hooks the person trusts, as a JSON
+// file such as $XDG_STATE_HOME/agenttui/trusted-hooks.json, mapping each
+// workspace to the Digest of the hooks trusted there. The zero TrustStore
+// has no file and trusts nothing.
+type TrustStore struct {
+	// Path is the file.
+	Path string
+}
+
+// trustFile is the form of the store's file.
+type trustFile struct {
+	Workspaces map[string]trustEntry `json:"workspaces"`
+}
+
+// trustEntry is what was trusted in one workspace, and when.
+type trustEntry struct {
+	Digest  string    `json:"digest"`
+	Trusted time.Time `json:"trusted"`
+}
+
+// Trusted reports whether the person trusted the hooks with the given
+// digest in workspace. A store whose file does not exist trusts nothing,
+// without error; one whose file cannot be read or is corrupt trusts
+// nothing, and the error says which file and what is wrong, in one line.
+func (t TrustStore) Trusted(workspace, digest string) (bool, error) {
+	if t.Path == "" || digest == "" {
+		return false, nil
+	}
+	f, err := t.load()
+	if err != nil {
+		return false, err
+	}
+	e, ok := f.Workspaces[workspaceKey(workspace)]
+	return ok && e.Digest == digest, nil
+}
+
+// Trust records that the person trusts the hooks with the given digest in
+// workspace, replacing what was trusted there before and keeping the other
+// workspaces' entries. The file's folders are made (0700) when missing; the
+// file (0600) is replaced whole, through a temporary file renamed over it,
+// so that a crash or a reader at the wrong moment never sees half of it. A
+// corrupt file is replaced: what it held cannot be read anyway.
+func (t TrustStore) Trust(workspace, digest string) error {
+	if t.Path == "" {
+		return errors.New("the hook trust store has no file")
+	}
+	f, err := t.load()
+	if err != nil && !errors.Is(err, errCorrupt) {
+		return err
+	}
+	if f.Workspaces == nil {
+		f.Workspaces = map[string]trustEntry{}
+	}
+	f.Workspaces[workspaceKey(workspace)] = trustEntry{Digest: digest, Trusted: time.Now().UTC().Truncate(time.Second)}
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("writing the hook trust store %s: %v", t.Path, err)
+	}
+	return writeAtomic(t.Path, append(data, '\n'))
+}
+
+// errCorrupt marks a store file that was read but is not a store.
+var errCorrupt = errors.New("corrupt")
+
+// load reads the store's file; a missing file is an empty store.
+func (t TrustStore) load() (trustFile, error) {
+	var f trustFile
+	data, err := os.ReadFile(t.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return f, fmt.Errorf("reading the hook trust store: %s", oneLine(err.Error()))
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return trustFile{}, fmt.Errorf("the hook trust store %s is %w: %s", strconv.Quote(t.Path), errCorrupt, oneLine(err.Error()))
+	}
+	return f, nil
+}
+
+// workspaceKey returns the workspace's cleaned absolute path, so that one
+// workspace written two ways has one entry.
+func workspaceKey(workspace string) string {
+	if abs, err := filepath.Abs(workspace); err == nil {
+		return abs
+	}
+	return filepath.Clean(workspace)
+}
+
+// writeAtomic replaces the file path with data, mode 0600.
+func writeAtomic(path string, data []byte) error {
+	fail := func(err error) error {
+		return fmt.Errorf("writing the hook trust store: %s", oneLine(err.Error()))
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fail(err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fail(err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fail(err)
+	}
+	// Synced before the rename, so that after a crash the name holds
+	// either the old file or the whole new one.
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fail(err)
+	}
+	return nil
+}
