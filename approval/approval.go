@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/hooks"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
 
@@ -215,6 +216,11 @@ func (p *Policy) Review(_ context.Context, c runtime.CallInfo) runtime.Flow {
 		// mode and the grants say: only a rule written for it lets it by.
 		return f
 	}
+	if h := c.Hook; h != nil && h.Decision == hooks.Ask {
+		// A hook that asks is an ask rule of the person's own: no mode,
+		// grant or allow rule answers for the person.
+		return p.ask(h.By, hookWhy(h))
+	}
 	if r, ok := firstMatch(p.rules.ask, c, p.workspace); ok {
 		why := fmt.Sprintf("rule %s asks before this call", r.label)
 		if r.Reason != "" {
@@ -229,6 +235,11 @@ func (p *Policy) Review(_ context.Context, c runtime.CallInfo) runtime.Flow {
 			return runtime.Continue(RuleDecider(r.label).String(), "an allow rule matches this call outside the sandbox")
 		}
 		return p.ask(escalation.String(), fmt.Sprintf("%s asks to run outside its sandbox, which always needs the person's approval", c.Call.Name))
+	}
+	if h := c.Hook; h != nil && h.Decision == hooks.Allow {
+		// Below plan mode, the deny and ask rules, provenance and the
+		// sandbox's edge: a hook's allow stands in only for the mode.
+		return runtime.Continue(h.By, hookWhy(h))
 	}
 	if g, ok := p.coveringGrant(c); ok {
 		return runtime.Continue(GrantDecider(g.Label(p.workspace)).String(), grantAllowed)
@@ -260,6 +271,20 @@ func (p *Policy) Review(_ context.Context, c runtime.CallInfo) runtime.Flow {
 	default:
 		return p.ask(by, "ask mode asks before every call")
 	}
+}
+
+// hookWhy says why a hook's decision was made, as the console and the
+// event stream show it: the hook and its reason.
+func hookWhy(h *runtime.HookDecision) string {
+	verb := "allows"
+	if h.Decision == hooks.Ask {
+		verb = "asks before"
+	}
+	why := fmt.Sprintf("hook %s %s this call", strings.TrimPrefix(h.By, hookPrefix), verb)
+	if r := strings.TrimSpace(h.Reason); r != "" {
+		why += ": " + r
+	}
+	return why
 }
 
 // show describes a footprint with workspace paths made relative.

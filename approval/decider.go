@@ -37,6 +37,9 @@ const (
 	// WhoProvenance is the provenance of a call's arguments: text from an
 	// untrusted result carried into an action asks the person.
 	WhoProvenance
+	// WhoHook is one of the person's hook commands; the Label is the
+	// command as written in the configuration.
+	WhoHook
 )
 
 // Decider is who decided about a call, and its label. Its String is the form
@@ -71,6 +74,9 @@ func ModeDecider(m Mode) Decider { return Decider{Who: WhoMode, Label: string(m)
 // RuleDecider returns the decider that is the rule labelled label.
 func RuleDecider(label string) Decider { return Decider{Who: WhoRule, Label: label} }
 
+// HookDecider returns the decider that is the hook command command.
+func HookDecider(command string) Decider { return Decider{Who: WhoHook, Label: command} }
+
 // GrantDecider returns the decider that is the grant labelled label.
 func GrantDecider(label string) Decider { return Decider{Who: WhoGrant, Label: label} }
 
@@ -87,11 +93,12 @@ const (
 	rulePrefix    = "rule:"
 	grantPrefix   = "grant:"
 	sandboxPrefix = "sandbox:"
+	hookPrefix    = "hook:"
 )
 
 // String returns the decider as the event stream names it: "mode:reads",
 // "rule:2", "grant:write_file within docs/", "user", "headless", "runtime",
-// "sandbox:false" or "sandboxed_shell:allow".
+// "sandbox:false", "sandboxed_shell:allow" or "hook:~/bin/check".
 func (d Decider) String() string {
 	switch d.Who {
 	case WhoMode:
@@ -108,6 +115,8 @@ func (d Decider) String() string {
 		return runtimeBy
 	case WhoProvenance:
 		return provenanceBy
+	case WhoHook:
+		return hookPrefix + d.Label
 	case WhoSandbox:
 		if d == sandboxedShell {
 			return d.Label
@@ -135,7 +144,7 @@ func ParseDecider(by string) Decider {
 	for _, p := range []struct {
 		prefix string
 		who    Who
-	}{{modePrefix, WhoMode}, {rulePrefix, WhoRule}, {grantPrefix, WhoGrant}, {sandboxPrefix, WhoSandbox}} {
+	}{{modePrefix, WhoMode}, {rulePrefix, WhoRule}, {grantPrefix, WhoGrant}, {sandboxPrefix, WhoSandbox}, {hookPrefix, WhoHook}} {
 		if label, ok := strings.CutPrefix(by, p.prefix); ok {
 			return Decider{Who: p.who, Label: label}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/hooks"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
 
@@ -25,6 +26,10 @@ type Grant struct {
 // Covers reports whether the grant lets the call run.
 func (g Grant) Covers(c runtime.CallInfo) bool {
 	if c.Call.Name != g.Tool || (c.Sandbox != nil && c.Sandbox.Escalated) {
+		return false
+	}
+	if c.Hook != nil && c.Hook.Decision == hooks.Ask {
+		// The person's hook asks about this call each time it is made.
 		return false
 	}
 	if len(Tainted(c)) > 0 {

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/agenttui/agenttui/assets"
+	"github.com/agenttui/agenttui/feedback"
+	"github.com/agenttui/agenttui/runtime/hooks"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
@@ -51,6 +54,11 @@ type Agent struct {
 	Catalog *Catalog
 	// Hooks review every call when its reply arrives, in order.
 	Hooks []Hook
+	// HookCommands runs the person's hook commands (package hooks): before
+	// each call (their decisions reach Hooks in CallInfo.Hook), after it,
+	// on the person's input, before the run ends and when the session
+	// starts. Nil runs none.
+	HookCommands HookRunner
 	// Sink receives the run's events; nil discards them.
 	Sink Sink
 	// MaxParallel bounds how many calls run at once; zero means
@@ -103,6 +111,8 @@ type Agent struct {
 	// task is the path of the task this agent runs, for a sub-agent; nil
 	// for the session's own agent. Hooks read it in CallInfo.Task.
 	task []string
+	// taskAgent names a sub-agent's definition, for its hooks' input.
+	taskAgent string
 	// confine, for a sub-agent, is what its calls may change; a call that
 	// would change more is refused (Denied) without running. Nil for the
 	// session's own agent.
@@ -280,6 +290,9 @@ type Session struct {
 	restoring int
 	// restoreStart is the record of that restore's start.
 	restoreStart RestoreStarted
+	// hooksStarted says the SessionStart hooks ran for the session in
+	// this process.
+	hooksStarted bool
 }
 
 // NewSession returns an empty session.
@@ -329,6 +342,9 @@ type run struct {
 	attempts []string      // recent error messages, oldest first
 	turns    int
 	cat      *Catalog // the catalogue of the current turn
+	// stopContinues is how many times in a row Stop hooks sent the agent
+	// on.
+	stopContinues int
 }
 
 func (r *run) note(msg string) {
@@ -350,16 +366,32 @@ func (a *Agent) Run(ctx context.Context, s *Session, input string) GoalOutcome {
 	if s.Memory == nil {
 		s.Memory = NewMemory()
 	}
-	if s.Goal == "" {
-		s.Goal = input
-	}
-	note := s.Note
-	s.Note = ""
-	s.AppendInput(input, note)
 	mode := ""
 	if a.Mode != nil {
 		mode = a.Mode()
 	}
+	hookNote, blockedBy, blockReason := a.startHooks(ctx, s, input, false)
+	if blockedBy != "" {
+		// The model never sees a blocked input: the run ends at once,
+		// saying which hook blocked it and why.
+		goal := s.Goal
+		if goal == "" {
+			goal = input
+		}
+		a.emit(RunStarted{Session: s.ID, Goal: goal, Input: input, Model: a.Model.Name(), Mode: mode, Blocked: blockedBy,
+			At: Time{a.clock().Now()}})
+		out := Failed(input, string(hooks.UserPromptSubmit)+" hook "+hookCommand(blockedBy),
+			[]string{feedback.PromptBlocked(hookCommand(blockedBy), blockReason)})
+		total := s.Usage
+		a.emit(RunFinished{Outcome: out, Usage: &total, At: Time{a.clock().Now()}})
+		return out
+	}
+	if s.Goal == "" {
+		s.Goal = input
+	}
+	note := joinNotes(s.Note, hookNote)
+	s.Note = ""
+	s.AppendInput(input, note)
 	a.emit(RunStarted{Session: s.ID, Goal: s.Goal, Input: input, Note: note, Model: a.Model.Name(), Mode: mode, At: Time{a.clock().Now()}})
 	r := &run{agent: a, session: s, budgets: a.budgets(), started: a.clock().Now()}
 	out := r.loop(ctx)
@@ -449,6 +481,12 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 
 		outcome, invalid, ended := r.handleReply(ctx, turn, reply)
 		a.emit(TurnEnded{Turn: turn})
+		if ended && outcome.Status == StatusSucceeded {
+			if text, goOn := r.stopHooks(ctx, turn); goOn {
+				s.Messages = append(s.Messages, model.Message{Role: model.RoleUser, Text: text})
+				continue
+			}
+		}
 		if ended {
 			return outcome
 		}
@@ -461,6 +499,18 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 			return r.fail(fmt.Sprintf("turn %d: model reply (%d invalid replies in a row)", turn, invalidInARow))
 		}
 	}
+}
+
+// joinNotes joins what agenttui tells the model with an input, skipping
+// empty parts.
+func joinNotes(notes ...string) string {
+	var kept []string
+	for _, n := range notes {
+		if strings.TrimSpace(n) != "" {
+			kept = append(kept, n)
+		}
+	}
+	return strings.Join(kept, "\n\n")
 }
 
 func (r *run) stopped(ctx context.Context, step string) GoalOutcome {

@@ -160,6 +160,12 @@ type Prepared struct {
 	// arrives.
 	origins []tool.Origin
 	sources func(argument string) ([]string, bool)
+	// rewrittenBy names the hook that rewrote the arguments; hook is the
+	// PreToolUse hooks' allow or ask for the approval policy; hookContext
+	// is their context for the model.
+	rewrittenBy string
+	hook        *HookDecision
+	hookContext string
 }
 
 // Prepare checks a call against the catalogue: the tool must exist (else a

@@ -58,7 +58,10 @@ type RunStarted struct {
 	// Note is what agenttui told the model with the input, before it,
 	// about a change the person made with an undo or a rewind.
 	Note string `json:"note,omitempty"`
-	At   Time   `json:"at"`
+	// Blocked names the UserPromptSubmit hook that blocked the input, so
+	// the model never saw it and the run ends at once; empty otherwise.
+	Blocked string `json:"blocked,omitempty"`
+	At      Time   `json:"at"`
 }
 
 // TurnStarted says the model is being asked for its next reply; it is the
@@ -105,6 +108,9 @@ type PlannedCall struct {
 	// Provenance lists the parts of the call's arguments that came from
 	// untrusted results earlier in the session; absent when none did.
 	Provenance []tool.Origin `json:"provenance,omitempty"`
+	// RewrittenBy names the hook that rewrote the call's arguments ("hook:"
+	// and its command): Args are its rewrite, and Raw what the model sent.
+	RewrittenBy string `json:"rewritten_by,omitempty"`
 }
 
 // CutCall is the call a reply was cut off in the middle of.
@@ -406,6 +412,12 @@ func decodeUntagged(typ string, line []byte) (Event, error) {
 		e, err = decodeAs[RestoreStarted](line)
 	case "restore_finished":
 		e, err = decodeAs[RestoreFinished](line)
+	case "hooks_running":
+		e, err = decodeAs[HooksRunning](line)
+	case "hook":
+		e, err = decodeAs[HookRan](line)
+	case "run_continued":
+		e, err = decodeAs[RunContinued](line)
 	default:
 		return nil, fmt.Errorf("unknown event type %q", head.Type)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agenttui/agenttui/feedback"
+	"github.com/agenttui/agenttui/runtime/hooks"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
@@ -72,19 +73,25 @@ type callDone struct {
 	index    int
 	ret      tool.Return
 	attempts int
+	// post is what the model reads after the output from the call's
+	// PostToolUse hooks.
+	post string
 }
 
 // replyRun executes the calls of one valid reply.
 type replyRun struct {
-	agent   *Agent
-	turn    int
-	session string
-	calls   []*callRun
-	plan    replyPlan
-	mem     *Memory
-	emit    func(Event)
-	inbox   chan any
-	ready   readyQueue
+	// preHooks are the verdicts of the calls' PreToolUse hooks, nil for
+	// a call none matched; nil when no call had any.
+	preHooks []*hooks.Verdict
+	agent    *Agent
+	turn     int
+	session  string
+	calls    []*callRun
+	plan     replyPlan
+	mem      *Memory
+	emit     func(Event)
+	inbox    chan any
+	ready    readyQueue
 	// cat checks the arguments of a call the person edited.
 	cat *Catalog
 	// ctx is the reply's context, for the previews taken while it runs;
@@ -244,7 +251,7 @@ func (r *replyRun) decide(ctx context.Context, c *callRun) {
 
 func (r *replyRun) info(c *callRun) CallInfo {
 	return CallInfo{Turn: r.turn, Index: c.index, Call: c.p.Call, Args: c.p.Args, Touches: c.p.Touches, Decl: c.p.Decl, Sandbox: c.p.Sandbox,
-		Task: r.agent.task, Provenance: c.p.origins, Sources: c.p.sources}
+		Task: r.agent.task, Provenance: c.p.origins, Sources: c.p.sources, Hook: c.p.hook}
 }
 
 func (r *replyRun) emitDecision(c *callRun, decision string, f Flow) {
@@ -309,6 +316,9 @@ func (r *replyRun) handle(ctx context.Context, msg any) {
 		res.Content, c.whole = r.agent.bound(res.Content, c.p.Decl)
 		if rv := c.revision; rv != nil && out.IsSuccess() {
 			res.Content += "\n\n" + feedback.PersonEdited(rv.path, rv.proposed, rv.actual)
+		}
+		if m.post != "" {
+			res.Content += "\n\n" + m.post
 		}
 		c.source = sourceOf(c.p, m.ret, r.turn, c.index)
 		r.settle(c, out, res, m.attempts)
@@ -409,7 +419,8 @@ func (r *replyRun) perform(ctx context.Context, index int, p *Prepared, key stri
 		ret := r.attempt(callCtx, p)
 		f := ret.Outcome().Failure()
 		if f == nil || ctx.Err() != nil || !mayRetry(p, *f, attempt) {
-			r.inbox <- callDone{index: index, ret: ret, attempts: attempt}
+			post := r.postCallHook(ctx, index, p, ret)
+			r.inbox <- callDone{index: index, ret: ret, attempts: attempt, post: post}
 			return
 		}
 		backoff := p.Decl.Retry.Backoff(attempt + 1)
@@ -481,6 +492,9 @@ func (r *replyRun) attempt(ctx context.Context, p *Prepared) (ret tool.Return) {
 func (r *replyRun) settle(c *callRun, out tool.Outcome, res tool.Result, attempts int) {
 	c.settled = true
 	r.unsettled--
+	if notes := hookNotes(c.p); notes != "" {
+		res.Content += "\n\n" + notes
+	}
 	c.outcome = out
 	c.result = res
 	r.emit(r.finished(c, attempts, false))

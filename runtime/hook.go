@@ -125,6 +125,9 @@ type CallInfo struct {
 	// is false when the call has no such argument; nil for a call that
 	// was not traced.
 	Sources func(argument string) (kinds []string, ok bool)
+	// Hook is what the person's PreToolUse hook commands decided about the
+	// call, allow or ask; nil when none decided either.
+	Hook *HookDecision
 }
 
 // AskRequest is what an asking hook's wait function learns about the call

@@ -48,6 +48,7 @@ func (r *run) handleReply(ctx context.Context, turn int, reply model.Reply) (out
 		final[i] = c.p
 	}
 	a.emit(plannedReply(turn, reply, final, rr.plan))
+	r.publishPre(turn, rr.preHooks)
 	rr.run(ctx)
 	rr.settleCheckpoint(ctx)
 	// What the reply's tasks spent counts in the session's total, which
@@ -147,10 +148,19 @@ func (r *run) prepareReply(ctx context.Context, turn int, prepared []*Prepared) 
 		inbox: make(chan any, 3*len(prepared)), store: r.session.Checkpoints, sess: r.session}
 	rr.calls = make([]*callRun, len(prepared))
 	ender := ""
+	rr.preHooks = r.preCallHooks(ctx, turn, prepared)
 	for i, p := range prepared {
 		p.origins, p.sources = r.session.trace(p.Call.Name, p.Args)
 		c := &callRun{index: i, p: p}
-		c.p, c.flow = r.review(ctx, turn, i, p)
+		var settled *Flow
+		if rr.preHooks != nil {
+			p, settled = r.applyPreHook(p, rr.preHooks[i])
+		}
+		if settled != nil {
+			c.p, c.flow = p, *settled
+		} else {
+			c.p, c.flow = r.review(ctx, turn, i, p)
+		}
 		if endsRun(p.Call.Name) && !c.flow.IsSkip() {
 			if ender == "" {
 				ender = p.Call.Name
@@ -189,7 +199,7 @@ func (r *run) review(ctx context.Context, turn, index int, p *Prepared) (*Prepar
 	flow := Continue("default", "no hook reviewed this call")
 	for _, h := range r.agent.Hooks {
 		info := CallInfo{Turn: turn, Index: index, Call: p.Call, Args: p.Args, Touches: p.Touches, Decl: p.Decl, Sandbox: p.Sandbox,
-			Task: r.agent.task, Provenance: p.origins, Sources: p.sources}
+			Task: r.agent.task, Provenance: p.origins, Sources: p.sources, Hook: p.hook}
 		f := h.Review(ctx, info)
 		switch f.action {
 		case flowContinue:
@@ -275,6 +285,7 @@ func plannedReply(turn int, reply model.Reply, prepared []*Prepared, plan replyP
 			pc.WaitsFor = append(pc.WaitsFor, plan.deps[i]...)
 			pc.Batch = plan.batch[i]
 			pc.Provenance = p.origins
+			pc.RewrittenBy = p.rewrittenBy
 		}
 		if !isObject(c.Arguments) || !encodesAs(pc.Args, c.Arguments) {
 			// The exact text the model sent, so that a resumed session

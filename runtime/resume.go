@@ -57,6 +57,11 @@ func (a *Agent) Resume(ctx context.Context, s *Session, intr *Interrupted) GoalO
 	if a.Mode != nil {
 		mode = a.Mode()
 	}
+	if note, _, _ := a.startHooks(ctx, s, "", true); note != "" {
+		// The SessionStart hooks' context reaches the model with the
+		// person's next input.
+		s.Note = joinNotes(s.Note, note)
+	}
 	a.emit(RunStarted{Session: s.ID, Goal: s.Goal, Model: a.Model.Name(), Mode: mode, Resumed: true, At: Time{a.clock().Now()}})
 	r := &run{agent: a, session: s, budgets: a.budgets(), started: a.clock().Now(), cat: a.catalog()}
 	r.seedOrigins()

@@ -221,6 +221,10 @@ func (t *taskTool) Call(ctx context.Context, raw json.RawMessage) tool.Return {
 		Model:   m,
 		Catalog: cat,
 		Hooks:   parent.Hooks,
+		// The person's hook commands see a task's calls as they see the
+		// session's own, with the task in their input.
+		HookCommands: parent.HookCommands,
+		taskAgent:    def.Name,
 		Sink: func(e Event) {
 			log.Add(e)
 			if _, nested := e.(TaskEvent); nested {

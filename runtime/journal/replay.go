@@ -171,6 +171,11 @@ func (b *builder) apply(e runtime.Event) {
 	case runtime.RunStarted:
 		b.last = ev.At.Time
 		s.ID = ev.Session
+		if ev.Blocked != "" {
+			// A hook blocked the input: the model never saw it, and the
+			// run ended at once.
+			return
+		}
 		if s.Goal == "" {
 			s.Goal = ev.Goal
 		}
@@ -179,6 +184,9 @@ func (b *builder) apply(e runtime.Event) {
 			s.Note = ""
 		}
 		b.atRest = false
+	case runtime.RunContinued:
+		// A Stop hook sent the agent on: the model read its message.
+		s.Messages = append(s.Messages, model.Message{Role: model.RoleUser, Text: ev.Text})
 	case runtime.TurnStarted:
 		b.last = ev.At.Time
 	case runtime.ReplyReceived:
