@@ -80,6 +80,11 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		return 2, err
 	}
 	so.Unjournaled, so.Show = unjournaled, show
+	hp, err := planHooks(o, demo)
+	if err != nil {
+		return 2, err
+	}
+	so.Hooks = hp.run
 	h, err := session.New(so)
 	if err != nil {
 		return 2, err
@@ -102,6 +107,11 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		return 2, err
 	}
 	prog.SetSession(o.shell.Status(), h.TraceID())
+	if !hp.waiting.Empty() {
+		// Nobody can be asked here, so the workspace's own hooks do not
+		// run; the person's own do.
+		h.Say(hp.untrustedNotice())
+	}
 	if pg != nil && pg.Temp && !demo {
 		h.Say(runtime.Notice{Level: "info", Text: pg.Note()})
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/xdg"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/hooks"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
@@ -90,6 +91,9 @@ type Config struct {
 	// Checkpoints is "checkpoints": whether replies' changes are recorded
 	// for /undo, and the bounds of the record.
 	Checkpoints Checkpoints
+	// Hooks is "hooks": the person's hook commands, in Claude Code's
+	// shape (see package hooks).
+	Hooks hooks.Config
 }
 
 // Checkpoints are the settings of the record /undo, /redo and /rewind use.

@@ -8,13 +8,14 @@ import (
 	"strings"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/runtime/hooks"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
 
 // configKeys are the keys a configuration file may hold, for error messages.
 var configKeys = []string{"model", "mode", "max_parallel", "max_output_tokens", "stream_idle_timeout", "model_retries", "budgets", "rules",
 	"context_window", "auto_compact", "max_tool_result_bytes", "sandbox", "approval", "reasoning", "prices", "openai_api",
-	"system_prompt_file", "checkpoints", "web", "provenance"}
+	"system_prompt_file", "checkpoints", "web", "provenance", "hooks"}
 
 var webKeys = []string{"allow_private"}
 
@@ -146,6 +147,10 @@ func Parse(path string, data []byte) (*Config, error) {
 			}
 			if c.OpenAIAPI != OpenAIResponses && c.OpenAIAPI != OpenAIChat {
 				return nil, fail(key, `must be "responses" (OpenAI's Responses API) or "chat" (Chat Completions), not %q`, c.OpenAIAPI)
+			}
+		case "hooks":
+			if c.Hooks, err = hooks.Parse(raw); err != nil {
+				return nil, &Error{File: path, Problem: err.Error()}
 			}
 		case "system_prompt_file":
 			p, err := stringOf(raw)

@@ -184,6 +184,11 @@ func (p *Progress) Event(e runtime.Event) {
 			short(sanitize.Line(ev.Result), 100))
 	case runtime.Notice:
 		fmt.Fprintf(p.w, "%s: %s\n", ev.Level, sanitize.Line(ev.Text))
+	case runtime.HookRan:
+		p.hookRan(ev)
+	case runtime.RunContinued:
+		fmt.Fprintf(p.w, "  the Stop hook %s sent the agent on: %s\n", sanitize.Line(strings.TrimPrefix(ev.By, "hook:")),
+			short(sanitize.Line(ev.Reason), 160))
 	case runtime.CompactionStarted:
 		fmt.Fprintf(p.w, "compacting the conversation (%s, about %d tokens of a %d-token window)…\n", ev.Reason, ev.Tokens, ev.Window)
 	case runtime.Compacted:
@@ -205,6 +210,27 @@ func (p *Progress) Event(e runtime.Event) {
 		fmt.Fprintf(p.w, "turn %d · retrying: %s (attempt %d of %d, in %.1f s)\n", ev.Turn, sanitize.Line(ev.Why),
 			ev.Attempt, ev.Max, float64(ev.WaitMS)/1000)
 	}
+}
+
+// hookRan prints a hook command that decided something or gave context;
+// its failures are said by the notice that follows.
+func (p *Progress) hookRan(ev runtime.HookRan) {
+	if ev.Decision == "" && ev.Context == "" {
+		return
+	}
+	where := ev.Event
+	if ev.Index != nil {
+		where = fmt.Sprintf("%s #%d", ev.Event, *ev.Index+1)
+	}
+	what := ev.Decision
+	if what == "" {
+		what = "context"
+	}
+	line := fmt.Sprintf("  hook %s (%s): %s", short(sanitize.Line(ev.Command), 60), where, what)
+	if ev.Reason != "" {
+		line += ": " + short(sanitize.Line(ev.Reason), 160)
+	}
+	fmt.Fprintln(p.w, line)
 }
 
 // taskEvent prints an event of a task's run, each line indented by how

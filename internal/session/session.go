@@ -32,6 +32,7 @@ import (
 	"github.com/agenttui/agenttui/internal/instructions"
 	"github.com/agenttui/agenttui/internal/traces"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/hooks"
 	"github.com/agenttui/agenttui/runtime/journal"
 	"github.com/agenttui/agenttui/runtime/mcp"
 	"github.com/agenttui/agenttui/runtime/model"
@@ -86,6 +87,9 @@ type Options struct {
 	// Waiting, when set, is told what a run waits for before its first
 	// turn, and "" once it waits no more.
 	Waiting func(what string)
+	// Hooks are the hook commands the session runs: the person's own, and
+	// the workspace's once trusted (SetHooks changes them later).
+	Hooks hooks.Config
 }
 
 // Host is one session's life in a process: the agent, the session it runs,
@@ -197,6 +201,7 @@ func New(o Options) (*Host, error) {
 	h.prompt = instructions.SystemPrompt(base, o.Workspace, time.Now())
 	a.System = h.prompt.Text
 	h.agent = a
+	h.SetHooks(o.Hooks)
 	h.session = runtime.NewSession(newID(time.Now()))
 	return h, nil
 }
