@@ -14,6 +14,7 @@ import (
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/redact"
+	"github.com/agenttui/agenttui/internal/usercommands"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/detail"
@@ -30,8 +31,12 @@ import (
 type command struct {
 	// Command is the command as the input's menu and the help show it.
 	input.Command
-	// run carries the command out with its argument.
+	// run carries the command out with its argument; nil for a command
+	// file's.
 	run func(m *Model, arg string) tea.Cmd
+	// file is the command file the command comes from, if it does: its
+	// text, arguments put in, is sent as input.
+	file *usercommands.Command
 }
 
 // commands returns the console's slash commands, in the order the menu and
@@ -67,10 +72,11 @@ func commands() []command {
 	}
 }
 
-// menuCommands returns the slash commands as the input's menu offers them.
-func menuCommands() []input.Command {
+// menuCommands returns the slash commands as the input's menu offers them:
+// the console's own, then the command files'.
+func menuCommands(files []command) []input.Command {
 	var out []input.Command
-	for _, c := range commands() {
+	for _, c := range append(commands(), files...) {
 		out = append(out, c.Command)
 	}
 	return out
@@ -93,16 +99,19 @@ func commandNames() string {
 	return strings.Join(names, " ")
 }
 
-// runCommand carries out the slash command line, which starts with "/". It
-// reports whether line named a command: an unknown one stays in the input,
-// and is never sent to the model.
-func (m *Model) runCommand(line string) (tea.Cmd, bool) {
+// findCommand returns the command the slash command line names, which
+// starts with "/", and its argument: the command of that exact name, else
+// the only one, of the console's own and the command files', whose name
+// starts with it. It reports false, and says why, when there is none or
+// more than one: the line then stays in the input, and is never sent to
+// the model.
+func (m *Model) findCommand(line string) (command, string, bool) {
 	name, arg := strings.TrimPrefix(line, "/"), ""
 	if i := strings.IndexFunc(name, unicode.IsSpace); i >= 0 {
 		name, arg = name[:i], strings.TrimSpace(name[i:])
 	}
 	var found []command
-	for _, c := range commands() {
+	for _, c := range append(commands(), m.user.cmds...) {
 		if c.Name == name {
 			found = []command{c}
 			break
@@ -113,10 +122,14 @@ func (m *Model) runCommand(line string) (tea.Cmd, bool) {
 	}
 	switch len(found) {
 	case 1:
-		return found[0].run(m, arg), true
+		return found[0], arg, true
 	case 0:
+		names := commandNames()
+		if len(m.user.cmds) > 0 {
+			names += fmt.Sprintf(", and %d of yours that /help lists", len(m.user.cmds))
+		}
 		m.say(fmt.Sprintf("unknown command /%s; the commands are %s (start with // to send a message that begins with /)",
-			text.CleanLine(name), commandNames()), true)
+			text.CleanLine(name), names), true)
 	default:
 		var names []string
 		for _, c := range found {
@@ -124,7 +137,7 @@ func (m *Model) runCommand(line string) (tea.Cmd, bool) {
 		}
 		m.say(fmt.Sprintf("/%s could be %s: type more of it", text.CleanLine(name), strings.Join(names, " or ")), true)
 	}
-	return nil, false
+	return command{}, "", false
 }
 
 // say shows a command's answer in the note line and, since that line is
@@ -258,7 +271,7 @@ func (m *Model) resetSession() {
 	m.detail = detail.NewPane(m.styles)
 	m.diffScreen.Close()
 	m.grant.Close()
-	m.goal, m.session, m.queued = "", "", ""
+	m.goal, m.session, m.queued, m.user.queued, m.user.goal = "", "", "", nil, nil
 	m.last = nil
 	m.runTook = 0
 	m.usage, m.turnUsage, m.usageTurn = model.Usage{}, model.Usage{}, 0
@@ -276,12 +289,12 @@ func (m *Model) resetSession() {
 // startQueued starts the input sent while a slash command was busy with
 // the session, now that it is done.
 func (m *Model) startQueued() tea.Cmd {
-	q := m.queued
-	if q == "" {
+	q, ok := m.takeQueued()
+	if !ok {
 		return nil
 	}
-	m.queued = ""
-	return m.start(q)
+	cmd, _ := m.startOutgoing(q)
+	return cmd
 }
 
 // sessionsListed carries the answer to /sessions.
@@ -429,41 +442,24 @@ func (m *Model) submit() tea.Cmd {
 	if strings.HasPrefix(typed, "/") && !strings.HasPrefix(typed, "//") {
 		// A command, never a message: an unknown one stays in the input
 		// to be mended.
-		cmd, ok := m.runCommand(typed)
-		if ok {
-			m.remember(typed)
-			m.input.Reset()
+		c, arg, ok := m.findCommand(typed)
+		switch {
+		case !ok:
+			return nil
+		case c.file != nil:
+			// A command file's text goes as input would; the
+			// transcript and the history show the line as typed.
+			return m.sendInput(outgoing{text: c.file.Expand(arg), typed: typed, command: c.Name, model: c.file.Model})
 		}
-		return cmd
+		m.remember(typed)
+		m.input.Reset()
+		return c.run(m, arg)
 	}
 	if strings.HasPrefix(typed, "//") {
 		// "//" sends a message that begins with "/".
 		typed = typed[1:]
 	}
-	switch {
-	case m.openErr != "":
-		m.note = "the session could not be opened (see above) · ctrl+c twice quits"
-		return nil
-	case m.run != nil || m.queued != "":
-		m.note = "a run is going: wait for its outcome, or press esc to stop it; your text stays in the input"
-		return nil
-	case typed == "":
-		m.note = "type something first"
-		return nil
-	case m.opening:
-		// The session is being readied (a journal read, servers
-		// started): the input starts as soon as it is open.
-		m.queued = typed
-		m.remember(typed)
-		m.input.Reset()
-		m.note = "opening the session; your input starts as soon as it is open"
-		if m.busy != "" {
-			m.note = m.busy + " your input starts once it is done"
-		}
-		return nil
-	}
-	m.remember(typed)
-	return m.start(typed)
+	return m.sendInput(outgoing{text: typed, typed: typed})
 }
 
 // remember adds text to the history: the store's, when there is one, which

@@ -12,6 +12,8 @@ import (
 // helpOverlay is the overlay that lists every key, opened with ? (or F1).
 type helpOverlay struct {
 	open bool
+	// files are the lines of the person's commands from command files.
+	files []helpFile
 }
 
 // toggle opens or closes the overlay.
@@ -38,6 +40,13 @@ func (h helpOverlay) View(st *text.Styles, keys KeyMap, width, height int) strin
 		cmds = append(cmds, "  "+st.Key.Render(text.Pad(strings.TrimSpace("/"+c.Name+" "+c.Args), 30))+" "+c.Desc)
 	}
 	blocks = append(blocks, append(cmds, "  "+st.Key.Render(text.Pad("//text", 30))+" "+"send text that begins with /", ""))
+	if len(h.files) > 0 {
+		mine := []string{st.Title.Render("Your commands") + st.Dim.Render(" (from command files: each sends its file's text, with your arguments)")}
+		for _, f := range h.files {
+			mine = append(mine, "  "+st.Key.Render(text.Pad(f.label, 30))+" "+f.desc+st.Dim.Render(" · "+f.from))
+		}
+		blocks = append(blocks, append(mine, ""))
+	}
 	var lines []string
 	for _, b := range blocks {
 		lines = append(lines, b...)

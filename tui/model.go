@@ -145,8 +145,12 @@ type Model struct {
 	// says why it could not be opened.
 	opening bool
 	openErr string
-	// queued is input sent while the session was opening.
+	// queued is input sent while the session was opening, as the run is
+	// to receive it.
 	queued string
+	// user is the person's commands from command files, and what the
+	// console keeps of the input they sent.
+	user userCommands
 	// replaying is true while a session's recorded events are applied;
 	// lastAt is the time of the last event applied.
 	replaying bool
@@ -214,7 +218,9 @@ func New(opts Options) Model {
 	m.transcript = transcript.New(m.keys.Transcript, m.styles)
 	m.detail = detail.NewPane(m.styles)
 	m.diffScreen = detail.NewDiffScreen(m.keys.Diff, m.styles)
-	m.input = input.New(opts.Prefill, menuCommands(), m.keys.Input, m.styles)
+	m.user.cmds = fileCommands(opts.Commands)
+	m.help.files = helpFiles(m.user.cmds, opts.Workspace)
+	m.input = input.New(opts.Prefill, menuCommands(m.user.cmds), m.keys.Input, m.styles)
 	if opts.History != nil {
 		m.input.SetHistory(opts.History.Entries())
 	}

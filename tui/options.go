@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/usercommands"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 )
@@ -84,6 +85,15 @@ type Options struct {
 	// History keeps what the person types across consoles of the
 	// workspace, for ↑, Ctrl+P and Ctrl+R; nil keeps this console's only.
 	History History
+	// Commands are the person's own slash commands, from command files
+	// (usercommands.Load, given BuiltinCommands). The menu and the help
+	// list them after the console's own, marked as the person's or the
+	// project's; /name args sends the command's Expand(args) as input,
+	// while the transcript and the history show "/name args" as typed,
+	// and a command that names a Model runs on it (through SwitchModel),
+	// going back to the model before once its run ends. A command whose
+	// name is a built-in's, or cannot be typed as one word, is left out.
+	Commands []usercommands.Command
 
 	// The slash commands that reach beyond the console call these. Each
 	// that is nil makes its command say it is not available. Those that

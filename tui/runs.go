@@ -51,7 +51,16 @@ func (m *Model) apply(item any) tea.Cmd {
 		case m.last != nil && m.last.Status == runtime.StatusRefused:
 			label = "answer"
 		}
-		m.transcript.Add(transcript.User{Label: label, Text: text.Clean(ev.Input)})
+		shown, typed := m.shownInput(ev.Input)
+		if typed && ev.Goal == ev.Input {
+			// The header names the goal as the person typed it too,
+			// in this run and the ones that follow it.
+			m.user.goal = &outgoing{text: ev.Goal, typed: shown}
+		}
+		if g := m.user.goal; g != nil && g.text == ev.Goal {
+			m.goal = text.CleanLine(g.typed)
+		}
+		m.transcript.Add(transcript.User{Label: label, Text: text.Clean(shown)})
 	case runtime.TurnStarted:
 		m.thinking = true
 		m.waiting = ""
@@ -179,6 +188,7 @@ func (m *Model) apply(item any) tea.Cmd {
 				o := ev.outcome
 				m.last = &o
 			}
+			m.runEnded(ev.run)
 		}
 	case Opened:
 		return m.open(ev)
@@ -201,8 +211,7 @@ func (m *Model) open(o Opened) tea.Cmd {
 	if m.opts.Opening != "" && m.note == m.opts.Opening {
 		m.note = ""
 	}
-	queued := m.queued
-	m.queued = ""
+	queued, _ := m.takeQueued()
 	if o.ID != "" {
 		m.session = text.CleanLine(o.ID)
 	}
@@ -241,14 +250,15 @@ func (m *Model) open(o Opened) tea.Cmd {
 		cmd = m.launch(o.Resume)
 	case goal != "":
 		cmd = m.start(goal)
-	case queued != "" && len(o.History) == 0:
-		return m.start(queued)
+	case queued.typed != "" && len(o.History) == 0:
+		started, _ := m.startOutgoing(queued)
+		return started
 	}
-	if queued != "" {
+	if queued.typed != "" {
 		// Typed before the session's history was on screen, or while
 		// another start was due: the person has not seen what it would
-		// answer, so it waits in the input.
-		m.input.SetValue(queued)
+		// answer, so it waits in the input, as typed.
+		m.input.SetValue(queued.typed)
 	}
 	if cmd != nil {
 		return cmd

@@ -99,6 +99,11 @@ type Command struct {
 	Name, Args, Desc string
 	// Choices are the values the argument takes, which the menu offers.
 	Choices []Choice
+	// Tag says where a command that is not the console's own comes from,
+	// such as "project"; the menu shows it in a column of its own, so
+	// such a command cannot pass for a built-in one. Empty for the
+	// console's own.
+	Tag string
 }
 
 // Choice is one value of a command's argument.
@@ -107,7 +112,7 @@ type Choice struct{ Name, Desc string }
 // MenuEntry is one line of the slash-command menu: what Tab completes to,
 // and a description.
 type MenuEntry struct {
-	completion, label, desc string
+	completion, label, desc, tag string
 }
 
 // New returns an input for a goal, holding prefill, whose menu offers
@@ -336,7 +341,7 @@ func (in *Box) Menu() []MenuEntry {
 			if c.Args != "" {
 				completion += " "
 			}
-			out = append(out, MenuEntry{completion: completion, label: strings.TrimSpace("/" + c.Name + " " + c.Args), desc: c.Desc})
+			out = append(out, MenuEntry{completion: completion, label: strings.TrimSpace("/" + c.Name + " " + c.Args), desc: c.Desc, tag: c.Tag})
 		case hasArg && c.Name == name:
 			for _, ch := range c.Choices {
 				if strings.HasPrefix(ch.Name, arg) && ch.Name != arg {
@@ -507,21 +512,34 @@ func (in *Box) View(l Layout, width int, hasFocus, running bool) string {
 }
 
 // menuView draws the slash-command menu: the entries l shows, the selected
-// one marked, each with its description.
+// one marked, each with its tag, when any entry has one, and its
+// description.
 func (in *Box) menuView(l Layout, width int) []string {
 	menu := l.menu
 	sel := min(in.menuSel, len(menu)-1)
 	first := max(0, min(sel-l.menuShown+1, len(menu)-l.menuShown))
-	labelW := 0
+	labelW, tagW := 0, 0
 	for _, e := range menu {
 		labelW = max(labelW, ansi.StringWidth(e.label))
+		if e.tag != "" {
+			tagW = max(tagW, ansi.StringWidth(e.tag)+4)
+		}
 	}
 	var out []string
 	for i := first; i < first+l.menuShown; i++ {
 		e := menu[i]
-		line := "    " + text.Pad(e.label, labelW+2) + in.styles.Dim.Render(e.desc)
+		tag := ""
+		if tagW > 0 {
+			// The column is there for every entry, so the descriptions
+			// line up; the console's own commands leave it blank.
+			if e.tag != "" {
+				tag = "(" + e.tag + ")"
+			}
+			tag = in.styles.Accent.Render(text.Pad(tag, tagW))
+		}
+		line := "    " + text.Pad(e.label, labelW+2) + tag + in.styles.Dim.Render(e.desc)
 		if i == sel {
-			line = "  " + in.styles.Key.Render(text.SymFocus+" "+text.Pad(e.label, labelW+2)) + e.desc
+			line = "  " + in.styles.Key.Render(text.SymFocus+" "+text.Pad(e.label, labelW+2)) + tag + e.desc
 		}
 		out = append(out, text.Cut(line, width))
 	}
