@@ -10,6 +10,7 @@ import (
 	"github.com/agenttui/agenttui/tui/restore"
 	"github.com/agenttui/agenttui/tui/rewind"
 	"github.com/agenttui/agenttui/tui/transcript"
+	"github.com/agenttui/agenttui/tui/trust"
 )
 
 // GlobalKeys are the keys that work whatever has focus.
@@ -60,6 +61,8 @@ type KeyMap struct {
 	// restore's preview.
 	Rewind  rewind.KeyMap
 	Restore restore.KeyMap
+	// Trust are the keys of the question a workspace's hooks ask.
+	Trust trust.KeyMap
 	// Transcript are the transcript's scrolling keys.
 	Transcript transcript.KeyMap
 	// Diff are the full-screen diff's keys.
@@ -76,6 +79,7 @@ func DefaultKeyMap() KeyMap {
 		Grant:      grant.DefaultKeyMap(),
 		Rewind:     rewind.DefaultKeyMap(),
 		Restore:    restore.DefaultKeyMap(),
+		Trust:      trust.DefaultKeyMap(),
 		Transcript: transcript.DefaultKeyMap(),
 		Diff:       detail.DefaultKeyMap(),
 		Input:      input.DefaultKeyMap(),

@@ -28,6 +28,7 @@ import (
 	"github.com/agenttui/agenttui/tui/rewind"
 	"github.com/agenttui/agenttui/tui/taskview"
 	"github.com/agenttui/agenttui/tui/transcript"
+	"github.com/agenttui/agenttui/tui/trust"
 )
 
 // DefaultGrace is how long y, n, a and A are ignored after the approval
@@ -101,8 +102,11 @@ type Model struct {
 	// rewind is the /rewind picker; restoreScreen shows a planned restore
 	// (pendingRestore) for the person to confirm, and replanRestore plans
 	// it anew when the workspace moves under it.
-	rewind         rewind.Picker
-	restoreScreen  restore.Screen
+	rewind        rewind.Picker
+	restoreScreen restore.Screen
+	// trust asks whether to run the workspace's own hooks, before anything
+	// opens.
+	trust          trust.Screen
 	pendingRestore *runtime.Restore
 	replanRestore  func(ctx context.Context) (*runtime.Restore, error)
 	servers        serverLine
@@ -230,6 +234,7 @@ func New(opts Options) Model {
 	if opts.Grace != 0 {
 		m.rewind.Grace, m.restoreScreen.Grace = max(opts.Grace, 0), max(opts.Grace, 0)
 	}
+	m.askTrust()
 	m.tick = opts.Tick
 	if m.tick == nil {
 		m.tick = tea.Tick
@@ -270,11 +275,12 @@ func (m *Model) overlaid() bool { return m.restoreScreen.Shown() || m.rewind.Sho
 // after the first frame is drawn.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.bridge.wait()}
-	if open := m.opts.Open; open != nil {
-		cmds = append(cmds, func() tea.Msg { open(); return nil })
-	} else if m.opts.Goal != "" {
-		goal := m.opts.Goal
-		cmds = append(cmds, func() tea.Msg { return startMsg{input: goal} })
+	if m.trust.Shown() {
+		// The session opens once the person answered; the screen is
+		// drawn again when its keys start to answer.
+		cmds = append(cmds, m.tick(m.trust.Grace, func(time.Time) tea.Msg { return trustArmed{} }))
+	} else {
+		cmds = append(cmds, m.openCmd())
 	}
 	return tea.Batch(cmds...)
 }
@@ -409,6 +415,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	m.quitArmed = false
 	m.note = ""
+	if m.trust.Shown() {
+		return m.trustKey(msg)
+	}
 	if m.help.open {
 		if key.Matches(msg, g.Help, g.Stop) {
 			m.help.toggle()

@@ -136,6 +136,11 @@ type Options struct {
 	// empty means the Workspace.
 	ExportDir string
 
+	// Trust, when set, asks the person whether to run the workspace's own
+	// hooks before anything else: Open is called, and Goal started, only
+	// once the person answered.
+	Trust *TrustRequest
+
 	// Autopilot, when set, plays the person its scenario records: it
 	// types the inputs and answers the approvals, until a person's key
 	// takes the console over.

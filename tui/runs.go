@@ -61,6 +61,13 @@ func (m *Model) apply(item any) tea.Cmd {
 			m.goal = text.CleanLine(g.typed)
 		}
 		m.transcript.Add(transcript.User{Label: label, Text: text.Clean(shown)})
+	case runtime.HooksRunning:
+		m.waiting = hooksRunning(ev)
+		if m.transcript.Live() == nil {
+			m.transcript.SetLive(&transcript.Live{})
+		}
+	case runtime.HookRan:
+		m.waiting = ""
 	case runtime.TurnStarted:
 		m.thinking = true
 		m.waiting = ""

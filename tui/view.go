@@ -114,6 +114,9 @@ func (m Model) View() string {
 	if m.tooSmall() {
 		return m.smallView()
 	}
+	if m.trust.Shown() {
+		return m.trust.View(m.width, m.height)
+	}
 	s := m.plan()
 	parts := make([]string, 0, 8)
 	parts = append(parts, m.headerView(s.header))

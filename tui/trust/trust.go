@@ -392,10 +392,18 @@ func (s Screen) list(width, rows int) []string {
 	return out
 }
 
+// graceHint takes the keys' place while the grace period lasts.
+const graceHint = "read the list first: t and n answer in a moment"
+
 // hints draws the keys. The answers come first and keep their words while
 // they fit; a narrow screen gets shorter words before anything is cut.
 func (s Screen) hints(width int, scrollable bool) string {
 	st := s.styles
+	if !s.Armed() {
+		// The keys do nothing yet; saying so shows the person when they
+		// start to, since the console draws again when they do.
+		return st.Dim.Render(text.Cut(graceHint, width))
+	}
 	t, d := s.Keys.Trust.Help(), s.Keys.Decline.Help()
 	full := [][2]string{{t.Key, t.Desc}, {d.Key, d.Desc}}
 	forms := [][][2]string{full, {{t.Key, "trust"}, {d.Key, "do not run"}}, {{t.Key, "trust"}, {d.Key, "no"}}}

@@ -198,7 +198,8 @@ func TestUnknownKeyNote(t *testing.T) {
 // and back: the ends say how many more there are, and scrolling stops at
 // both ends.
 func TestLongListScrolls(t *testing.T) {
-	s, _ := open(many())
+	s, c := open(many())
+	c.t = later
 	v := s.View(80, 24)
 	if !strings.Contains(v, "tool_01") || strings.Contains(v, "more (↑)") || !strings.Contains(v, "more (↓)") {
 		t.Fatalf("the list does not start at its top:\n%s", v)
@@ -321,7 +322,8 @@ func TestEveryWidthFits(t *testing.T) {
 	changedQ := many()
 	changedQ.Changed = true
 	for _, q := range []Question{shop(), changedQ, hostileQuestion(), {Workspace: "/w"}} {
-		s, _ := open(q)
+		s, c := open(q)
+		c.t = later
 		s.Update(runes("x")) // a note to fit as well
 		for _, w := range parttest.Widths() {
 			for h := 1; h <= 30; h++ {
@@ -355,5 +357,18 @@ func TestClosedScreenDrawsNothing(t *testing.T) {
 	s.Hide()
 	if s.Shown() || s.Update(esc) != (Action{}) {
 		t.Fatal("a hidden screen still answers")
+	}
+}
+
+// TestGraceHint shows that the keys do not answer yet while the grace
+// period lasts, and shows them once it is over.
+func TestGraceHint(t *testing.T) {
+	s, c := open(shop())
+	if out := s.View(80, 24); !strings.Contains(out, graceHint) || strings.Contains(out, "trust and run them") {
+		t.Errorf("in the grace period the screen shows:\n%s", out)
+	}
+	c.t = later
+	if out := s.View(80, 24); strings.Contains(out, graceHint) || !strings.Contains(out, "t trust and run them") {
+		t.Errorf("after the grace period the screen shows:\n%s", out)
 	}
 }

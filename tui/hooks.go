@@ -1,0 +1,79 @@
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/tui/internal/text"
+	"github.com/agenttui/agenttui/tui/transcript"
+	"github.com/agenttui/agenttui/tui/trust"
+)
+
+// TrustRequest asks the person, before the session opens, whether to run the
+// hook commands a workspace's own configuration defines.
+type TrustRequest struct {
+	// Question is what the trust screen shows.
+	Question trust.Question
+	// Answer is called once with the person's answer, before Options.Open;
+	// what it returns is said in the transcript.
+	Answer func(trusted bool) string
+}
+
+// askTrust shows the trust screen when the workspace's hooks wait for the
+// person: nothing opens, so no hook and no server runs, until it is
+// answered.
+func (m *Model) askTrust() {
+	if t := m.opts.Trust; t != nil {
+		m.trust = trust.New(m.keys.Trust, m.styles, m.now)
+		if m.opts.Grace != 0 {
+			m.trust.Grace = max(m.opts.Grace, 0)
+		}
+		m.trust.Show(t.Question)
+	}
+}
+
+// trustArmed says the trust screen's grace period is over: drawing the
+// screen again shows the keys that now answer.
+type trustArmed struct{}
+
+// trustKey passes a key to the trust screen and, once the person answered,
+// says what the answer means and opens the session.
+func (m *Model) trustKey(msg tea.KeyMsg) tea.Cmd {
+	act := m.trust.Update(msg)
+	if !act.Answered {
+		return nil
+	}
+	said := m.opts.Trust.Answer(act.Trust)
+	if said != "" {
+		m.transcript.Add(transcript.Note{Text: text.Clean(said), Warn: !act.Trust})
+	}
+	return m.openCmd()
+}
+
+// openCmd opens the session, or starts the goal given when there is no
+// session to open.
+func (m *Model) openCmd() tea.Cmd {
+	if open := m.opts.Open; open != nil {
+		return func() tea.Msg { open(); return nil }
+	}
+	if m.opts.Goal != "" {
+		goal := m.opts.Goal
+		return func() tea.Msg { return startMsg{input: goal} }
+	}
+	return nil
+}
+
+// hooksRunning says what the person's hooks hold up while they run.
+func hooksRunning(ev runtime.HooksRunning) string {
+	switch ev.Event {
+	case "PreToolUse":
+		return "running your PreToolUse hooks before the calls are planned"
+	case "UserPromptSubmit":
+		return "running your UserPromptSubmit hooks on the input"
+	case "Stop":
+		return "running your Stop hooks"
+	case "SessionStart":
+		return "running your SessionStart hooks"
+	}
+	return "running your " + text.CleanLine(ev.Event) + " hooks"
+}
