@@ -114,6 +114,13 @@ func (m *Model) offerGrants(c *callview.Call) {
 			"approve it with y or skip it with n", text.CleanLine(asker.Label))
 		return
 	}
+	if asker := req.Asker(); asker.Who == approval.WhoHook {
+		// The person's own hook asks about every such call, as an ask
+		// rule does: no grant answers for it.
+		m.note = fmt.Sprintf("a grant cannot override your hook: %s asks before this call every time; "+
+			"approve it with y or skip it with n", text.CleanLine(asker.Label))
+		return
+	}
 	if req.Asker().Who == approval.WhoProvenance {
 		// No grant covers a call whose acting arguments came from an
 		// untrusted result: each one is the person's to decide.

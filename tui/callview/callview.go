@@ -68,6 +68,11 @@ type Call struct {
 	// results earlier in the session, as the planned call, its decisions
 	// and its approval request reported them; raw, cleaned where drawn.
 	Origins []tool.Origin
+	// RewrittenBy names the person's hook that rewrote the arguments
+	// (its command, clean); Sent is what the model sent, raw. Args are
+	// then the rewrite, which is what runs.
+	RewrittenBy string
+	Sent        string
 
 	Decisions []Decision
 	Asking    bool      // the last decision was "ask"
@@ -159,6 +164,11 @@ func NewReply(ev runtime.ReplyReceived) *Reply {
 			Touches: pc.Touches, Sandbox: pc.Sandbox, WaitsFor: slices.Clone(pc.WaitsFor), Batch: pc.Batch,
 		}
 		c.addOrigins(pc.Provenance)
+		if pc.RewrittenBy != "" {
+			c.RewrittenBy, c.Sent = text.CleanLine(strings.TrimPrefix(pc.RewrittenBy, "hook:")), pc.Raw
+			// The row says a hook rewrote what runs.
+			c.Short = "✎ " + c.Short
+		}
 		if pc.Touches == nil {
 			r.Invalid = true
 		}

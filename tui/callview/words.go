@@ -118,6 +118,9 @@ func (r *Reply) StateHead(c *Call, ws, frame string) (string, text.Tone, bool) {
 			// names the sources, what the person most needs, and the
 			// detail pane says the rest.
 			s += " · from " + OriginSources(c.Origins)
+		case d != nil && d.Who.Who == approval.WhoHook:
+			// The reason names the hook already.
+			s += " · " + text.RelativeAll(ws, d.Reason)
 		case d != nil:
 			s += " · " + d.By + ": " + text.RelativeAll(ws, d.Reason)
 		}

@@ -6,6 +6,7 @@
 package detail
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -163,6 +164,11 @@ func detailLines(st *text.Styles, c *callview.Call, r *callview.Reply, ws string
 	// Where untrusted parts of the arguments came from comes next: it is
 	// why such a call asks, and what the person decides on.
 	out = append(out, originLines(st, c, width)...)
+	if c.RewrittenBy != "" {
+		// What runs is not what the model sent: the person approves the
+		// rewrite, and sees what it replaced.
+		add("", "✎ rewritten by your hook "+c.RewrittenBy+"; the model sent "+text.CleanLine(text.ShortArgs(json.RawMessage(c.Sent))))
+	}
 	if t := c.Task; t != nil {
 		add("", "task: "+t.Name()+" · "+t.Progress())
 		if len(t.Writes) > 0 {
