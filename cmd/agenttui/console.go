@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,12 +18,14 @@ import (
 	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/internal/session"
 	"github.com/agenttui/agenttui/internal/traces"
+	"github.com/agenttui/agenttui/internal/usercommands"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/journal"
 	"github.com/agenttui/agenttui/runtime/mcp"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/tui"
+	"github.com/agenttui/agenttui/tui/trust"
 )
 
 // demoPace is how long each demo tool call pauses in the console, so a person
@@ -112,6 +116,11 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		so.Wrap = func(t tool.Tool) tool.Tool { return pace(t, p) }
 	}
 	so.Unjournaled, so.Show, so.Servers, so.Waiting = c.unjournaled, c.bridge.Sink, c.showServers, c.bridge.Waiting
+	hp, err := planHooks(o, c.demo)
+	if err != nil {
+		return 2, err
+	}
+	so.Hooks = hp.run
 	if c.host, err = session.New(so); err != nil {
 		return 2, err
 	}
@@ -149,6 +158,18 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	}
 	if histErr != nil {
 		c.notices = append(c.notices, runtime.Notice{Level: "warning", Text: histErr.Error()})
+	}
+	if !hp.waiting.Empty() {
+		opts.Trust = c.trustRequest(hp)
+	}
+	if !c.demo {
+		// The person's command files: a few folder reads, and a bad file
+		// is a notice, never a reason not to start.
+		cmds, notes := usercommands.Load(usercommands.Dirs(o.workspace), tui.BuiltinCommands())
+		opts.Commands = cmds
+		for _, n := range notes {
+			c.notices = append(c.notices, runtime.Notice{Level: "warning", Text: n})
+		}
 	}
 	switch {
 	case o.cont:
@@ -306,6 +327,31 @@ func (c *console) run(ctx context.Context, input string) runtime.GoalOutcome {
 		c.host.Say(session.JournalLost(c.host.Session().ID, err))
 	}
 	return out
+}
+
+// trustRequest asks the person whether to run the workspace's own hooks;
+// the answer runs them from now on (and remembers it) or leaves them out of
+// this console.
+func (c *console) trustRequest(hp hookPlan) *tui.TrustRequest {
+	return &tui.TrustRequest{
+		Question: trust.Question{Workspace: hp.workspace, File: hp.file, Lines: hp.waiting.Describe(), Changed: hp.changed},
+		Answer: func(trusted bool) string {
+			file := hp.file
+			if rel, err := filepath.Rel(hp.workspace, file); err == nil && !strings.HasPrefix(rel, "..") {
+				file = rel
+			}
+			if !trusted {
+				return fmt.Sprintf("the hooks of %s do not run in this console; you are asked again next time", file)
+			}
+			all, err := hp.trust()
+			c.host.SetHooks(all)
+			if err != nil {
+				return fmt.Sprintf("the hooks of %s run in this console, but the trust could not be kept (%v), so you are asked again next time",
+					file, err)
+			}
+			return fmt.Sprintf("the hooks of %s run from now on, in every session here, until they change", file)
+		},
+	}
 }
 
 // showServers tells the console every MCP server's state and tool count.
