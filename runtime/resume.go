@@ -33,6 +33,10 @@ type InterruptedCall struct {
 	// Partial, for a task that did not finish, says which calls its agent
 	// had finished (feedback.TaskProgress), as the journal recorded them.
 	Partial string
+	// Rewritten, when a hook rewrote the call's arguments, is the rewrite
+	// (what ran, or would have) and RewrittenBy names the hook.
+	Rewritten   json.RawMessage
+	RewrittenBy string
 }
 
 // FinishedCall is a result read back from the journal; the call is never
@@ -101,6 +105,20 @@ func (r *run) resume(ctx context.Context, intr *Interrupted) (GoalOutcome, bool)
 		return GoalOutcome{}, false
 	}
 
+	for i, ic := range intr.Calls {
+		if ic.RewrittenBy == "" {
+			continue
+		}
+		// What runs again is what the person's hook made of the call,
+		// never what the model first sent.
+		q, err := r.cat.rewrite(prepared[i], ic.Rewritten)
+		if err != nil {
+			return Failed(s.Goal, fmt.Sprintf("turn %d: resume", intr.Turn),
+				[]string{fmt.Sprintf("call %d's rewritten arguments no longer fit its tool: %v", i+1, err)}), true
+		}
+		q.rewrittenBy = ic.RewrittenBy
+		prepared[i] = q
+	}
 	rr := r.resumedReply(ctx, intr, prepared)
 	rr.run(ctx)
 	rr.settleCheckpoint(ctx)

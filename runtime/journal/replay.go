@@ -205,6 +205,11 @@ func (b *builder) apply(e runtime.Event) {
 		b.pending = &msg
 		b.pendingTurn = ev.Turn
 		b.calls = make([]runtime.InterruptedCall, len(msg.Calls))
+		for i, c := range ev.Calls {
+			if c.RewrittenBy != "" && i < len(b.calls) {
+				b.calls[i].Rewritten, b.calls[i].RewrittenBy = c.Args, c.RewrittenBy
+			}
+		}
 	case runtime.InvalidReply:
 		if b.pending == nil {
 			return
