@@ -102,6 +102,19 @@ const (
 	EventModelRetry  = "agenttui.model.retry"
 	EventCallStarted = "agenttui.call.started"
 	EventCallRetry   = "agenttui.call.retry"
+	// EventHook is one of the person's hook commands that ran: on the
+	// call's span for PreToolUse and PostToolUse, else on the run's.
+	EventHook = "agenttui.hook"
+)
+
+// The attributes of a hook event.
+const (
+	AttrHookEvent    = attribute.Key("agenttui.hook.event")
+	AttrHookCommand  = attribute.Key("agenttui.hook.command")
+	AttrHookDecision = attribute.Key("agenttui.hook.decision")
+	AttrHookExit     = attribute.Key("agenttui.hook.exit")
+	AttrHookError    = attribute.Key("agenttui.hook.error")
+	AttrHookDuration = attribute.Key("agenttui.hook.duration_ms")
 )
 
 // The answers an await_approval span can end with besides the runtime's

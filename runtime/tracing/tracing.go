@@ -244,6 +244,28 @@ func (t *Tracer) runEvent(r *runSpans, e runtime.Event) {
 		}
 	case runtime.RunFinished:
 		t.runFinished(r, ev)
+	case runtime.HookRan:
+		t.hookRan(r, ev)
+	}
+}
+
+// hookRan records one of the person's hook commands as a span event: on
+// its call's span for a call's hooks, else on the run's span.
+func (t *Tracer) hookRan(r *runSpans, ev runtime.HookRan) {
+	attrs := []attribute.KeyValue{AttrHookEvent.String(ev.Event), AttrHookCommand.String(t.opts.Redact.String(clip(ev.Command))),
+		AttrHookExit.Int(ev.Exit), AttrHookDuration.Int64(ev.DurationMS)}
+	if ev.Decision != "" {
+		attrs = append(attrs, AttrHookDecision.String(ev.Decision))
+	}
+	if ev.Error != "" {
+		attrs = append(attrs, AttrHookError.String(t.opts.Redact.String(clip(ev.Error))))
+	}
+	if ev.Index != nil {
+		r.call(ev.Turn, *ev.Index).event(EventHook, at(ev.At), attrs...)
+		return
+	}
+	if r.span != nil {
+		r.span.AddEvent(EventHook, trace.WithTimestamp(at(ev.At)), trace.WithAttributes(attrs...))
 	}
 }
 
