@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/sanitize"
 	"github.com/agenttui/agenttui/runtime"
 )
@@ -187,7 +188,7 @@ func (p *Progress) Event(e runtime.Event) {
 	case runtime.HookRan:
 		p.hookRan(ev)
 	case runtime.RunContinued:
-		fmt.Fprintf(p.w, "  the Stop hook %s sent the agent on: %s\n", sanitize.Line(strings.TrimPrefix(ev.By, "hook:")),
+		fmt.Fprintf(p.w, "  the Stop hook %s sent the agent on: %s\n", sanitize.Line(approval.ParseDecider(ev.By).Label),
 			short(sanitize.Line(ev.Reason), 160))
 	case runtime.CompactionStarted:
 		fmt.Fprintf(p.w, "compacting the conversation (%s, about %d tokens of a %d-token window)…\n", ev.Reason, ev.Tokens, ev.Window)

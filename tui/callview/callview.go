@@ -165,7 +165,7 @@ func NewReply(ev runtime.ReplyReceived) *Reply {
 		}
 		c.addOrigins(pc.Provenance)
 		if pc.RewrittenBy != "" {
-			c.RewrittenBy, c.Sent = text.CleanLine(strings.TrimPrefix(pc.RewrittenBy, "hook:")), pc.Raw
+			c.RewrittenBy, c.Sent = text.CleanLine(approval.ParseDecider(pc.RewrittenBy).Label), pc.Raw
 			// The row says a hook rewrote what runs.
 			c.Short = "✎ " + c.Short
 		}
