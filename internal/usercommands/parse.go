@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agenttui/agenttui/internal/ctrlchar"
+	"github.com/agenttui/agenttui/internal/frontmatter"
 )
 
 // parse reads one command file: an optional YAML front matter block between
@@ -20,19 +23,19 @@ import (
 func parse(data []byte) (Command, error) {
 	text := strings.TrimPrefix(strings.ToValidUTF8(string(data), "\uFFFD"), "\uFEFF")
 	text = strings.ReplaceAll(text, "\r\n", "\n")
-	front, body, err := splitFrontMatter(text)
-	if err != nil {
+	front, body, err := frontmatter.Split(text)
+	switch {
+	case errors.Is(err, frontmatter.ErrMissing):
+		// The front matter is optional: the whole text is the prompt.
+		front, body = "", text
+	case err != nil:
 		return Command{}, err
 	}
 	front, hint, err := literalHint(front)
 	if err != nil {
 		return Command{}, err
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
-		return Command{}, errors.New("the front matter is not valid YAML: " + err.Error())
-	}
-	fields, err := frontFields(&doc)
+	fields, err := frontmatter.Fields(front)
 	if err != nil {
 		return Command{}, err
 	}
@@ -70,32 +73,6 @@ func parse(data []byte) (Command, error) {
 	return c, nil
 }
 
-// splitFrontMatter splits text into the front matter and the body; text
-// without a first line "---" is all body. The front matter keeps a blank
-// line in place of the opening "---", so YAML's line numbers are the
-// file's.
-func splitFrontMatter(text string) (front, body string, err error) {
-	first, rest, _ := strings.Cut(text, "\n")
-	if strings.TrimRight(first, " \t") != "---" {
-		return "", text, nil
-	}
-	for off := 0; ; {
-		line, _, found := strings.Cut(rest[off:], "\n")
-		if strings.TrimRight(line, " \t") == "---" {
-			front = "\n" + rest[:off]
-			if found {
-				body = rest[off+len(line)+1:]
-			}
-			return front, body, nil
-		}
-		if !found {
-			break
-		}
-		off += len(line) + 1
-	}
-	return "", "", errors.New("its front matter block is not closed by a line ---")
-}
-
 // literalHint takes a top-level argument-hint out of front when its value
 // is plain text on its own line, and returns it as written, with the line
 // left blank so YAML's line numbers stay the file's. A quoted value, a
@@ -121,42 +98,6 @@ func literalHint(front string) (rest string, hint *string, err error) {
 		lines[i] = ""
 	}
 	return strings.Join(lines, "\n"), hint, nil
-}
-
-// frontFields returns the front matter's top-level keys and values. Later
-// duplicates are refused, since YAML forbids them and it is unclear which
-// was meant.
-func frontFields(doc *yaml.Node) (map[string]*yaml.Node, error) {
-	fields := make(map[string]*yaml.Node)
-	root := doc
-	if root.Kind == yaml.DocumentNode {
-		if len(root.Content) == 0 {
-			return fields, nil
-		}
-		root = root.Content[0]
-	}
-	switch {
-	case root.Kind == 0:
-		return fields, nil // empty front matter
-	case root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null":
-		return fields, nil
-	case root.Kind != yaml.MappingNode:
-		return nil, errors.New("its front matter is not a YAML mapping of keys to values")
-	}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		if k.Kind != yaml.ScalarNode {
-			continue // not a key we know
-		}
-		if _, dup := fields[k.Value]; dup {
-			return nil, fmt.Errorf("its front matter sets %s twice (line %d)", quote(k.Value), k.Line)
-		}
-		if v.Kind == yaml.AliasNode && v.Alias != nil {
-			v = v.Alias
-		}
-		fields[k.Value] = v
-	}
-	return fields, nil
 }
 
 // screenField returns the text of the scalar field key, trimmed, or nil
@@ -191,7 +132,7 @@ func checkScreen(key, v string) error {
 // DescriptionRunes.
 func firstLine(body string) string {
 	for l := range strings.SplitSeq(body, "\n") {
-		l = oneLine(strings.TrimLeft(strings.TrimSpace(l), "#"))
+		l = ctrlchar.OneLine(strings.TrimLeft(strings.TrimSpace(l), "#"))
 		if l != "" {
 			return cut(l, DescriptionRunes)
 		}

@@ -14,7 +14,8 @@
 // whose front matter puts control characters or line breaks in them is
 // refused.
 //
-// The package imports nothing from the rest of agenttui but internal/xdg.
+// The package imports nothing from the rest of agenttui but internal/xdg
+// and two leaves, internal/ctrlchar and internal/frontmatter.
 package usercommands
 
 import (
@@ -30,6 +31,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agenttui/agenttui/internal/ctrlchar"
 	"github.com/agenttui/agenttui/internal/xdg"
 )
 
@@ -309,7 +311,7 @@ func (e *fileError) Error() string { return notice(e.path, e.problem) }
 func fileErr(path, problem string) error { return &fileError{path: path, problem: problem} }
 
 // notice words a problem with path as one safe line.
-func notice(path, problem string) string { return oneLine(path + ": " + problem) }
+func notice(path, problem string) string { return ctrlchar.OneLine(path + ": " + problem) }
 
 // quote returns s quoted for a notice, shortened so a long value does not
 // swamp it.
@@ -323,29 +325,5 @@ func cut(s string, n int) string {
 	return strings.TrimRight(string([]rune(s)[:n-1]), " ") + "…"
 }
 
-// isControl reports whether r is a control character or a bidirectional
-// formatting character, which must not reach a notice or a terminal.
-func isControl(r rune) bool {
-	switch {
-	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f,
-		r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
-}
-
-// oneLine returns s as a single line: invalid UTF-8 becomes U+FFFD, line
-// breaks, tabs and other control characters become spaces, and runs of
-// spaces become one, with none at the ends.
-func oneLine(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.Map(func(r rune) rune {
-		if isControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
-	return strings.Join(strings.Fields(s), " ")
-}
+// isControl is ctrlchar.Is, under the name the package's checks and tests use.
+var isControl = ctrlchar.Is

@@ -13,7 +13,8 @@
 // The package only describes agents. Running them, giving them a catalogue,
 // keeping the general agent's writes inside the task's declared paths and
 // applying [Definition.ReadOnlyMCP] are the runtime's work. The package
-// imports nothing from the rest of agenttui.
+// imports nothing from the rest of agenttui but two leaves, internal/ctrlchar
+// and internal/frontmatter.
 package agents
 
 import (
@@ -21,6 +22,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agenttui/agenttui/internal/ctrlchar"
 )
 
 // Limits on what is read and shown. They keep a stray or hostile file from
@@ -187,8 +190,8 @@ func Describe(defs []Definition) string {
 	for _, d := range sorted {
 		var b strings.Builder
 		b.WriteString("- ")
-		b.WriteString(oneLine(d.Name))
-		if desc := cut(oneLine(d.Description), DescribeRunes); desc != "" {
+		b.WriteString(ctrlchar.OneLine(d.Name))
+		if desc := cut(ctrlchar.OneLine(d.Description), DescribeRunes); desc != "" {
 			b.WriteString(": ")
 			b.WriteString(desc)
 		}
@@ -210,7 +213,7 @@ func describeReach(d Definition) string {
 		if t == TaskTool {
 			continue // never allowed; see Allows
 		}
-		if t = oneLine(t); t != "" {
+		if t = ctrlchar.OneLine(t); t != "" {
 			names = append(names, t)
 		}
 	}

@@ -12,6 +12,9 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agenttui/agenttui/internal/ctrlchar"
+	"github.com/agenttui/agenttui/internal/frontmatter"
 )
 
 // Load reads the agent files in dirs, in order, and returns their
@@ -36,7 +39,7 @@ func Load(dirs ...string) (defs []Definition, notices []string) {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				notices = append(notices, oneLine(fmt.Sprintf("agent folder %s: cannot be read: %v", dir, err)))
+				notices = append(notices, ctrlchar.OneLine(fmt.Sprintf("agent folder %s: cannot be read: %v", dir, err)))
 			}
 			// ReadDir may return the entries it read before an error;
 			// carry on with those.
@@ -50,7 +53,7 @@ func Load(dirs ...string) (defs []Definition, notices []string) {
 			files = append(files, name)
 		}
 		if len(files) > MaxFilesPerDir {
-			notices = append(notices, oneLine(fmt.Sprintf(
+			notices = append(notices, ctrlchar.OneLine(fmt.Sprintf(
 				"agent folder %s: has %d agent files; only the first %d by name are loaded",
 				dir, len(files), MaxFilesPerDir)))
 			files = files[:MaxFilesPerDir]
@@ -65,7 +68,7 @@ func Load(dirs ...string) (defs []Definition, notices []string) {
 				continue
 			}
 			if earlier, ok := fromHere[d.Name]; ok {
-				notices = append(notices, oneLine(fmt.Sprintf(
+				notices = append(notices, ctrlchar.OneLine(fmt.Sprintf(
 					"agent file %s: the name %s is also used by %s in the same folder; this file wins",
 					path, d.Name, earlier)))
 			}
@@ -115,7 +118,7 @@ type fileError struct {
 }
 
 func (e *fileError) Error() string {
-	return oneLine("agent file " + e.path + ": " + e.problem)
+	return ctrlchar.OneLine("agent file " + e.path + ": " + e.problem)
 }
 
 func (e *fileError) Unwrap() error { return e.err }
@@ -162,17 +165,16 @@ func Parse(path string, data []byte) (Definition, error) {
 	}
 	text := strings.TrimPrefix(string(data), "\uFEFF")
 	text = strings.ReplaceAll(text, "\r\n", "\n")
-	front, body, err := splitFrontMatter(text)
+	front, body, err := frontmatter.Split(text)
 	if err != nil {
 		return Definition{}, fileErr(path, err.Error())
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
-		return Definition{}, &fileError{path: path, problem: "the front matter is not valid YAML: " + err.Error(), err: err}
-	}
-	fields, err := frontFields(&doc)
+	fields, err := frontmatter.Fields(front)
 	if err != nil {
-		return Definition{}, fileErr(path, err.Error())
+		// The file's error wraps the YAML parser's error, so a caller can
+		// reach it; errors.Unwrap returns it, and nil for the other
+		// problems.
+		return Definition{}, &fileError{path: path, problem: err.Error(), err: errors.Unwrap(err)}
 	}
 
 	d := Definition{Source: path, Prompt: strings.ToValidUTF8(strings.TrimSpace(body), "\uFFFD")}
@@ -197,7 +199,7 @@ func Parse(path string, data []byte) (Definition, error) {
 	if err != nil {
 		return Definition{}, fileErr(path, err.Error())
 	}
-	d.Description = oneLine(desc)
+	d.Description = ctrlchar.OneLine(desc)
 	if d.Description == "" {
 		return Definition{}, fileErr(path, "it has no description")
 	}
@@ -226,67 +228,6 @@ func quote(s string) string {
 	return fmt.Sprintf("%q", cut(s, 70))
 }
 
-// splitFrontMatter splits text into the front matter and the body. The
-// front matter keeps a blank line in place of the opening "---", so YAML's
-// line numbers are the file's.
-func splitFrontMatter(text string) (front, body string, err error) {
-	first, rest, _ := strings.Cut(text, "\n")
-	if strings.TrimRight(first, " \t") != "---" {
-		return "", "", errors.New("it does not start with a front matter block (---)")
-	}
-	for off := 0; ; {
-		line, _, found := strings.Cut(rest[off:], "\n")
-		if strings.TrimRight(line, " \t") == "---" {
-			front = "\n" + rest[:off]
-			if found {
-				body = rest[off+len(line)+1:]
-			}
-			return front, body, nil
-		}
-		if !found {
-			break
-		}
-		off += len(line) + 1
-	}
-	return "", "", errors.New("its front matter block is not closed by a line ---")
-}
-
-// frontFields returns the front matter's top-level keys and values. Later
-// duplicates are refused, since YAML forbids them and it is unclear which
-// was meant.
-func frontFields(doc *yaml.Node) (map[string]*yaml.Node, error) {
-	fields := make(map[string]*yaml.Node)
-	root := doc
-	if root.Kind == yaml.DocumentNode {
-		if len(root.Content) == 0 {
-			return fields, nil
-		}
-		root = root.Content[0]
-	}
-	switch {
-	case root.Kind == 0:
-		return fields, nil // empty front matter
-	case root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null":
-		return fields, nil
-	case root.Kind != yaml.MappingNode:
-		return nil, errors.New("its front matter is not a YAML mapping of keys to values")
-	}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		if k.Kind != yaml.ScalarNode {
-			continue // not a key we know
-		}
-		if _, dup := fields[k.Value]; dup {
-			return nil, fmt.Errorf("its front matter sets %s twice (line %d)", quote(k.Value), k.Line)
-		}
-		if v.Kind == yaml.AliasNode && v.Alias != nil {
-			v = v.Alias
-		}
-		fields[k.Value] = v
-	}
-	return fields, nil
-}
-
 // scalarField returns the text of the scalar field key, and whether it is
 // present and not null.
 func scalarField(fields map[string]*yaml.Node, key string) (string, bool, error) {
@@ -307,7 +248,7 @@ func scalarField(fields map[string]*yaml.Node, key string) (string, bool, error)
 func parseModel(model string) (string, error) {
 	model = strings.TrimSpace(model)
 	for _, r := range model {
-		if isControl(r) {
+		if ctrlchar.Is(r) {
 			return "", fmt.Errorf("its model %s contains control characters or line breaks", quote(model))
 		}
 	}
@@ -418,31 +359,4 @@ func mapTool(t string) string {
 		return rest
 	}
 	return t
-}
-
-// isControl reports whether r is a control character or a bidirectional
-// formatting character, which must not reach a notice or a terminal.
-func isControl(r rune) bool {
-	switch {
-	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f,
-		r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
-}
-
-// oneLine returns s as a single line: invalid UTF-8 becomes U+FFFD, line
-// breaks, tabs and other control characters become spaces, and runs of
-// spaces become one, with none at the ends.
-func oneLine(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.Map(func(r rune) rune {
-		if isControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
-	return strings.Join(strings.Fields(s), " ")
 }

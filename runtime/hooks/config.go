@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agenttui/agenttui/internal/ctrlchar"
 )
 
 // Parse reads the value of a configuration's "hooks" key. null or {} give
@@ -95,7 +97,7 @@ func parseGroup(path string, raw json.RawMessage) (Group, error) {
 			}
 			re, err := compileMatcher(g.Matcher)
 			if err != nil {
-				return Group{}, fmt.Errorf("%s: not a regular expression: %s", at, oneLine(err.Error()))
+				return Group{}, fmt.Errorf("%s: not a regular expression: %s", at, ctrlchar.ToSpaces(err.Error()))
 			}
 			g.re = re
 		case "hooks":
@@ -141,7 +143,7 @@ func parseCommand(path string, raw json.RawMessage) (Command, error) {
 				return Command{}, fmt.Errorf(`%s: must be "command"`, at)
 			}
 			if c.Type != "command" {
-				return Command{}, fmt.Errorf(`%s: %s hooks are not supported; only "command"`, at, strconv.Quote(oneLine(c.Type)))
+				return Command{}, fmt.Errorf(`%s: %s hooks are not supported; only "command"`, at, strconv.Quote(ctrlchar.ToSpaces(c.Type)))
 			}
 		case "command":
 			if json.Unmarshal(f.val, &c.Command) != nil {
@@ -194,7 +196,7 @@ func objectFields(raw []byte) ([]field, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, errors.New("not valid JSON: " + oneLine(err.Error()))
+		return nil, errors.New("not valid JSON: " + ctrlchar.ToSpaces(err.Error()))
 	}
 	if tok != json.Delim('{') {
 		return nil, errors.New("must be an object whose keys are hook events")
@@ -203,17 +205,17 @@ func objectFields(raw []byte) ([]field, error) {
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, errors.New("not valid JSON: " + oneLine(err.Error()))
+			return nil, errors.New("not valid JSON: " + ctrlchar.ToSpaces(err.Error()))
 		}
 		key, _ := tok.(string)
 		var val json.RawMessage
 		if err := dec.Decode(&val); err != nil {
-			return nil, errors.New("not valid JSON: " + oneLine(err.Error()))
+			return nil, errors.New("not valid JSON: " + ctrlchar.ToSpaces(err.Error()))
 		}
 		fields = append(fields, field{key, val})
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, errors.New("not valid JSON: " + oneLine(err.Error()))
+		return nil, errors.New("not valid JSON: " + ctrlchar.ToSpaces(err.Error()))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("not valid JSON: more follows the object")
@@ -419,7 +421,7 @@ func visible(s string) string {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[0])
-		case isControl(r):
+		case ctrlchar.Is(r):
 			q := strconv.QuoteRune(r)
 			b.WriteString(q[1 : len(q)-1])
 		default:
@@ -428,28 +430,4 @@ func visible(s string) string {
 		s = s[n:]
 	}
 	return b.String()
-}
-
-// isControl reports whether r is a control character or a bidirectional
-// formatting character, which must not reach a terminal unescaped.
-func isControl(r rune) bool {
-	switch {
-	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f,
-		r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
-}
-
-// oneLine returns s with its line breaks and other control characters
-// turned to spaces, for an error message.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if isControl(r) {
-			return ' '
-		}
-		return r
-	}, strings.ToValidUTF8(s, "\uFFFD"))
 }

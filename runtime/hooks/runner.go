@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agenttui/agenttui/internal/ctrlchar"
 )
 
 // Runner runs the hooks of a configuration in one workspace. Its methods
@@ -112,7 +114,7 @@ func encodeInput(in Input) ([]byte, error) {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(in); err != nil {
-		return nil, fmt.Errorf("its input does not encode as JSON: %s", oneLine(err.Error()))
+		return nil, fmt.Errorf("its input does not encode as JSON: %s", ctrlchar.ToSpaces(err.Error()))
 	}
 	return b.Bytes(), nil
 }
@@ -165,7 +167,7 @@ func (r *Runner) runOne(ctx context.Context, ev Event, c Command, stdin []byte) 
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		// Start fails with ctx's error when ctx ended before it.
-		run.Error = "could not start: " + oneLine(err.Error())
+		run.Error = "could not start: " + ctrlchar.ToSpaces(err.Error())
 		if ctx.Err() != nil {
 			run.Error = "stopped with the run"
 		}
@@ -188,10 +190,10 @@ func (r *Runner) runOne(ctx context.Context, ev Event, c Command, stdin []byte) 
 	case errors.As(err, &exitErr):
 		run.Exit = exitErr.ExitCode()
 		if run.Exit < 0 {
-			run.Error = "ended by a signal: " + oneLine(exitErr.String())
+			run.Error = "ended by a signal: " + ctrlchar.ToSpaces(exitErr.String())
 		}
 	default:
-		run.Error = "could not wait for it: " + oneLine(err.Error())
+		run.Error = "could not wait for it: " + ctrlchar.ToSpaces(err.Error())
 	}
 	if run.Error == "" {
 		answer(ev, &run, stdout.Bytes(), stderr.Bytes())
@@ -219,7 +221,7 @@ func answer(ev Event, run *Run, stdout, stderr []byte) {
 	default:
 		run.Error = fmt.Sprintf("exited with status %d", run.Exit)
 		line, _, _ := strings.Cut(strings.TrimSpace(string(stderr)), "\n")
-		if line = clip(strings.TrimSpace(oneLine(line)), maxErrorLine); line != "" {
+		if line = clip(strings.TrimSpace(ctrlchar.ToSpaces(line)), maxErrorLine); line != "" {
 			run.Error += ": " + line
 		}
 	}
@@ -240,7 +242,7 @@ func answerOutput(ev Event, run *Run, stdout []byte) {
 	}
 	var out Output
 	if err := json.Unmarshal([]byte(text), &out); err != nil {
-		run.Error = "printed JSON that does not parse: " + oneLine(err.Error())
+		run.Error = "printed JSON that does not parse: " + ctrlchar.ToSpaces(err.Error())
 		return
 	}
 	var a Run

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agenttui/agenttui/internal/ctrlchar"
 )
 
 // maxScript bounds the size of a script file Digest reads; a larger file
@@ -230,10 +232,10 @@ func (t TrustStore) load() (trustFile, error) {
 		return f, nil
 	}
 	if err != nil {
-		return f, fmt.Errorf("reading the hook trust store: %s", oneLine(err.Error()))
+		return f, fmt.Errorf("reading the hook trust store: %s", ctrlchar.ToSpaces(err.Error()))
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
-		return trustFile{}, fmt.Errorf("the hook trust store %s is %w: %s", strconv.Quote(t.Path), errCorrupt, oneLine(err.Error()))
+		return trustFile{}, fmt.Errorf("the hook trust store %s is %w: %s", strconv.Quote(t.Path), errCorrupt, ctrlchar.ToSpaces(err.Error()))
 	}
 	return f, nil
 }
@@ -250,7 +252,7 @@ func workspaceKey(workspace string) string {
 // writeAtomic replaces the file path with data, mode 0600.
 func writeAtomic(path string, data []byte) error {
 	fail := func(err error) error {
-		return fmt.Errorf("writing the hook trust store: %s", oneLine(err.Error()))
+		return fmt.Errorf("writing the hook trust store: %s", ctrlchar.ToSpaces(err.Error()))
 	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
