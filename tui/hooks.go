@@ -63,17 +63,16 @@ func (m *Model) openCmd() tea.Cmd {
 	return nil
 }
 
+// hooksDoing begins what the live line says while hooks run.
+const hooksDoing = "running your "
+
 // hooksRunning says what the person's hooks hold up while they run.
 func hooksRunning(ev runtime.HooksRunning) string {
 	switch ev.Event {
 	case "PreToolUse":
-		return "running your PreToolUse hooks before the calls are planned"
+		return hooksDoing + "PreToolUse hooks before the calls are planned"
 	case "UserPromptSubmit":
-		return "running your UserPromptSubmit hooks on the input"
-	case "Stop":
-		return "running your Stop hooks"
-	case "SessionStart":
-		return "running your SessionStart hooks"
+		return hooksDoing + "UserPromptSubmit hooks on the input"
 	}
-	return "running your " + text.CleanLine(ev.Event) + " hooks"
+	return hooksDoing + text.CleanLine(ev.Event) + " hooks"
 }

@@ -62,12 +62,19 @@ func (m *Model) apply(item any) tea.Cmd {
 		}
 		m.transcript.Add(transcript.User{Label: label, Text: text.Clean(shown)})
 	case runtime.HooksRunning:
-		m.waiting = hooksRunning(ev)
-		if m.transcript.Live() == nil {
-			m.transcript.SetLive(&transcript.Live{})
+		// The live line says what the hooks hold up until they are done.
+		if l := m.transcript.Live(); l != nil {
+			l.Doing = hooksRunning(ev)
+		} else {
+			m.transcript.SetLive(&transcript.Live{Doing: hooksRunning(ev)})
 		}
 	case runtime.HookRan:
-		m.waiting = ""
+		if l := m.transcript.Live(); l != nil && strings.HasPrefix(l.Doing, hooksDoing) {
+			l.Doing = ""
+		}
+	case runtime.RunContinued:
+		m.transcript.Add(transcript.Note{Text: text.Clean(fmt.Sprintf("your Stop hook %s sent the agent on: %s",
+			approval.ParseDecider(ev.By).Label, ev.Reason)), Warn: true})
 	case runtime.TurnStarted:
 		m.thinking = true
 		m.waiting = ""
