@@ -355,7 +355,7 @@ func TestSideBySide(t *testing.T) {
 	// mark: run one after the other, the first would give up and fail.
 	wait := script(t, dir, "wait.sh", `touch "$1"
 i=0
-while [ ! -e "$2" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+while [ ! -e "$2" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
 [ -e "$2" ] || { echo "never saw $2" >&2; exit 3; }
 echo "$(basename "$1") saw $(basename "$2")"
 `)
