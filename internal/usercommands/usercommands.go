@@ -22,7 +22,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -32,6 +31,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agenttui/agenttui/internal/ctrlchar"
+	"github.com/agenttui/agenttui/internal/frontmatter"
 	"github.com/agenttui/agenttui/internal/xdg"
 )
 
@@ -238,28 +238,14 @@ func readFile(path, name string) (Command, error) {
 	if err := checkName(name); err != nil {
 		return Command{}, fileErr(path, err.Error())
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return Command{}, fileErr(path, "cannot be read: "+reason(err))
-	}
-	if !info.Mode().IsRegular() {
+	data, err := frontmatter.ReadFile(path, MaxFileSize)
+	switch {
+	case errors.Is(err, frontmatter.ErrNotRegular):
 		return Command{}, fileErr(path, "is not a regular file")
-	}
-	if info.Size() > MaxFileSize {
+	case errors.Is(err, frontmatter.ErrTooLarge):
 		return Command{}, fileErr(path, tooLarge)
-	}
-	f, err := os.Open(path)
-	if err != nil {
+	case err != nil:
 		return Command{}, fileErr(path, "cannot be read: "+reason(err))
-	}
-	defer f.Close()
-	// Read one byte more than allowed, in case the file grew since Stat.
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return Command{}, fileErr(path, "cannot be read: "+reason(err))
-	}
-	if len(data) > MaxFileSize {
-		return Command{}, fileErr(path, tooLarge)
 	}
 	c, err := parse(data)
 	if err != nil {

@@ -3,7 +3,6 @@ package agents
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -83,24 +82,13 @@ func Load(dirs ...string) (defs []Definition, notices []string) {
 // readFile reads and parses one agent file, refusing anything that is not a
 // regular file (a FIFO would block the open) or is too large.
 func readFile(path string) (Definition, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return Definition{}, fileErr(path, "cannot be read: "+err.Error())
-	}
-	if !info.Mode().IsRegular() {
+	data, err := frontmatter.ReadFile(path, MaxFileSize)
+	switch {
+	case errors.Is(err, frontmatter.ErrNotRegular):
 		return Definition{}, fileErr(path, "is not a regular file")
-	}
-	if info.Size() > MaxFileSize {
+	case errors.Is(err, frontmatter.ErrTooLarge):
 		return Definition{}, fileErr(path, tooLarge)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return Definition{}, fileErr(path, "cannot be read: "+err.Error())
-	}
-	defer f.Close()
-	// Read one byte more than allowed, in case the file grew since Stat.
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
+	case err != nil:
 		return Definition{}, fileErr(path, "cannot be read: "+err.Error())
 	}
 	return Parse(path, data)
