@@ -3,7 +3,6 @@ package journal
 import (
 	"context"
 	"encoding/json"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -79,15 +78,7 @@ func TestJournalRebuildsWhatHooksAdded(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	rp, err := Load(Path(dir, "h1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(rp.Session.Messages, s.Messages) {
-		a, _ := json.MarshalIndent(rp.Session.Messages, "", " ")
-		b, _ := json.MarshalIndent(s.Messages, "", " ")
-		t.Fatalf("rebuilt conversation differs:\n%s\nwant\n%s", a, b)
-	}
+	rp := loadRebuilt(t, dir, s)
 	if rp.Session.Goal != "echo one" {
 		t.Errorf("the goal is %q: the blocked input became the goal", rp.Session.Goal)
 	}

@@ -77,15 +77,7 @@ func TestJournalRebuildsTheConversation(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	rp, err := Load(Path(dir, "s1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(rp.Session.Messages, s.Messages) {
-		a, _ := json.MarshalIndent(rp.Session.Messages, "", " ")
-		b, _ := json.MarshalIndent(s.Messages, "", " ")
-		t.Fatalf("rebuilt conversation differs:\n%s\nwant\n%s", a, b)
-	}
+	rp := loadRebuilt(t, dir, s)
 	if got := rp.Session.Memory.Snapshot(); string(got["k"]) != "[1,2]" {
 		t.Errorf("memory not rebuilt: %v", got)
 	}
@@ -98,6 +90,22 @@ func TestJournalRebuildsTheConversation(t *testing.T) {
 	if w.Syncs() < 10 {
 		t.Errorf("only %d syncs: intents and results must each be synced", w.Syncs())
 	}
+}
+
+// loadRebuilt loads the journal of session s from dir and fails the test
+// unless it rebuilds the conversation s holds.
+func loadRebuilt(t *testing.T, dir string, s *runtime.Session) *Replay {
+	t.Helper()
+	rp, err := Load(Path(dir, s.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(rp.Session.Messages, s.Messages) {
+		a, _ := json.MarshalIndent(rp.Session.Messages, "", " ")
+		b, _ := json.MarshalIndent(s.Messages, "", " ")
+		t.Fatalf("rebuilt conversation differs:\n%s\nwant\n%s", a, b)
+	}
+	return rp
 }
 
 // writeJournal records a finished session and returns its file.
