@@ -45,13 +45,12 @@ func planHooks(o *options, demo bool) (hookPlan, error) {
 	if err != nil {
 		return hookPlan{}, err
 	}
-	trusted, err := plan.store.Trusted(o.workspace, plan.digest)
-	if trusted {
+	// A store that cannot be read trusts nothing: the person is asked,
+	// and trusting writes the store afresh.
+	if trusted, _ := plan.store.Trusted(o.workspace, plan.digest); trusted {
 		plan.run = plan.run.Merge(set.Workspace)
 		return plan, nil
 	}
-	// A store that cannot be read trusts nothing: the person is asked.
-	_ = err
 	plan.waiting, plan.file = set.Workspace, set.WorkspaceFile
 	plan.changed = plan.store.Known(o.workspace)
 	return plan, nil

@@ -32,17 +32,14 @@ type Hooks struct {
 // error is a *Error or *ReadError naming the file.
 func LoadHooks(c *Config, workspace string) (Hooks, error) {
 	var out Hooks
-	own := filepath.Join(workspace, "agenttui.json")
-	if c == nil || !sameFile(c.Path, own) {
-		if c != nil {
-			out.User = c.Hooks
-			return out, nil
-		}
-	} else {
-		if !c.Hooks.Empty() {
-			out.Workspace = c.Hooks.MarkWorkspace()
-			out.WorkspaceFile = c.Path
-		}
+	if c != nil && !sameFile(c.Path, filepath.Join(workspace, "agenttui.json")) {
+		// The person's own file, or the one --config names.
+		out.User = c.Hooks
+		return out, nil
+	}
+	if c != nil && !c.Hooks.Empty() {
+		out.Workspace = c.Hooks.MarkWorkspace()
+		out.WorkspaceFile = c.Path
 	}
 	base, err := xdg.ConfigHome()
 	if err != nil {
