@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agenttui/agenttui/runtime/hooks"
 	"github.com/agenttui/agenttui/runtime/model"
@@ -268,5 +269,56 @@ func TestTaskCallsFireHooksWithTheTask(t *testing.T) {
 	}
 	if sub.hooksFor(hooks.PreToolUse, Finish) {
 		t.Error("control tools are hooked")
+	}
+}
+
+// handshakeHooks holds each PreToolUse hook until every call's hook of the
+// reply has started, so a reply whose hooks ran one after another would
+// never get past its first.
+type handshakeHooks struct {
+	all   chan struct{}
+	calls int
+
+	mu   sync.Mutex // guards seen
+	seen int
+}
+
+func (h *handshakeHooks) Has(hooks.Event, string) bool { return true }
+
+func (h *handshakeHooks) Run(ctx context.Context, in hooks.Input) hooks.Verdict {
+	if in.HookEventName != hooks.PreToolUse {
+		return hooks.Verdict{}
+	}
+	h.mu.Lock()
+	h.seen++
+	if h.seen == h.calls {
+		close(h.all)
+	}
+	h.mu.Unlock()
+	select {
+	case <-h.all:
+		return hooks.Verdict{}
+	case <-ctx.Done():
+		return hooks.Verdict{Decision: hooks.Deny, By: "hook:test", Reason: "the hooks ran one after another"}
+	}
+}
+
+func TestPreToolUseHooksOfAReplyRunSideBySide(t *testing.T) {
+	var ran []string
+	var mu sync.Mutex
+	m := script(t,
+		model.Step{Calls: []model.ScriptedCall{call("run_shell", `{"command":"a"}`), call("run_shell", `{"command":"b"}`),
+			call("run_shell", `{"command":"c"}`)}},
+		finishStep("done"))
+	a := newAgent(t, m, nil, shellTool(&ran, &mu))
+	a.HookCommands = &handshakeHooks{all: make(chan struct{}), calls: 3}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s := NewSession("s")
+	if out := a.Run(ctx, s, "go"); out.Status != StatusSucceeded {
+		t.Fatalf("outcome %+v", out)
+	}
+	if len(ran) != 3 {
+		t.Errorf("ran %v: the hooks of the reply's calls did not run side by side", ran)
 	}
 }
