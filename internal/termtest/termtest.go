@@ -661,3 +661,11 @@ func (t *Term) Wait(timeout time.Duration) (exitCode int, err error) {
 	}
 	return code, nil
 }
+
+// Pid returns the program's process id, which is also its process group's.
+func (t *Term) Pid() int { return t.cmd.Process.Pid }
+
+// Close kills the program's whole process group and waits until it and the
+// terminal's goroutines are done, as the test's cleanup would: a benchmark
+// that starts many programs ends each before starting the next.
+func (t *Term) Close() { t.close() }
