@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Marker replaces every secret.
@@ -20,18 +21,22 @@ const Marker = "[redacted]"
 // EnvKeys are the environment variables whose values are always secrets.
 var EnvKeys = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GITHUB_TOKEN", "GH_TOKEN", "AWS_SECRET_ACCESS_KEY"}
 
-var shapes = regexp.MustCompile(strings.Join([]string{
-	`sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{16,}`,
-	`gh[pousr]_[A-Za-z0-9]{20,}`,
-	`github_pat_[A-Za-z0-9_]{20,}`,
-	`(?:AKIA|ASIA)[0-9A-Z]{16}`,
-	`xox[abprs]-[A-Za-z0-9\-]{10,}`,
-	// A PEM private key, whether its line breaks are real or escaped as
-	// \n inside a JSON string.
-	`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)-----END [A-Z0-9 ]*PRIVATE KEY-----`,
-	// An unterminated private key block: everything after its header.
-	`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*)`,
-}, "|"))
+// shapes matches the secrets' shapes. It is compiled on first use, not
+// when the program starts: the console's first frame redacts nothing.
+var shapes = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(strings.Join([]string{
+		`sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{16,}`,
+		`gh[pousr]_[A-Za-z0-9]{20,}`,
+		`github_pat_[A-Za-z0-9_]{20,}`,
+		`(?:AKIA|ASIA)[0-9A-Z]{16}`,
+		`xox[abprs]-[A-Za-z0-9\-]{10,}`,
+		// A PEM private key, whether its line breaks are real or escaped as
+		// \n inside a JSON string.
+		`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)-----END [A-Z0-9 ]*PRIVATE KEY-----`,
+		// An unterminated private key block: everything after its header.
+		`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*)`,
+	}, "|"))
+})
 
 // Redactor replaces secrets in text. Its zero value knows only the shapes;
 // FromEnv adds the values of the configured keys.
@@ -78,7 +83,7 @@ func (r *Redactor) String(s string) string {
 	if !mayHaveShape(s) {
 		return s
 	}
-	return shapes.ReplaceAllString(s, Marker)
+	return shapes().ReplaceAllString(s, Marker)
 }
 
 // Bytes is String for a byte slice.

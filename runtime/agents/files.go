@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -115,8 +116,10 @@ func fileErr(path, problem string) error {
 	return &fileError{path: path, problem: problem}
 }
 
-// validName is the shape of a definition's name.
-var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+// validName is the shape of a definition's name: ^[a-z0-9][a-z0-9_-]{0,63}$.
+// It is compiled on first use: its counted repetition makes a regexp of
+// some size, which every start of the console would otherwise build.
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`) })
 
 // Parse reads one agent file: a YAML front matter block between a first line
 // "---" and a closing "---" line, then the Markdown body, which becomes the
@@ -174,11 +177,11 @@ func Parse(path string, data []byte) (Definition, error) {
 	name = strings.TrimSpace(name)
 	if !named || name == "" {
 		name = strings.TrimSuffix(filepath.Base(path), ".md")
-		if !validName.MatchString(name) {
+		if !validName().MatchString(name) {
 			return Definition{}, fileErr(path, fmt.Sprintf(
 				"it has no name, and its file name %s cannot serve as one: %s", quote(name), nameRule))
 		}
-	} else if !validName.MatchString(name) {
+	} else if !validName().MatchString(name) {
 		return Definition{}, fileErr(path, fmt.Sprintf("its name %s is not valid: %s", quote(name), nameRule))
 	}
 	d.Name = name
