@@ -6,15 +6,14 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
-	"github.com/charmbracelet/glamour/ansi"
 	"github.com/muesli/termenv"
+
+	"github.com/agenttui/agenttui/tui/markdown/internal/render"
 )
 
 // highlighter highlights the code blocks of a Renderer with colours. It
-// highlights each block before glamour renders the document, once whatever
-// the width (glamour would lex a block again for every width); see
-// highlightCode for how the result reaches the page.
+// highlights each block before the document is drawn, once whatever the
+// width; see highlightCode for how the result reaches the page.
 //
 // It writes each token in its style's colours as the terminal's colour
 // profile can show them, each line of a token styled on its own and reset
@@ -44,7 +43,7 @@ const (
 // newHighlighter returns the highlighter of code blocks styled by rules for
 // a terminal with colour profile p, or nil when rules ask for no
 // highlighting.
-func newHighlighter(p termenv.Profile, rules ansi.StyleCodeBlock) *highlighter {
+func newHighlighter(p termenv.Profile, rules render.CodeBlock) *highlighter {
 	style := chromaStyle(rules)
 	if style == nil {
 		return nil
@@ -57,13 +56,10 @@ func newHighlighter(p termenv.Profile, rules ansi.StyleCodeBlock) *highlighter {
 // highlighting. Unlike glamour, which registers the style of the first
 // document it renders under one name for all, each Renderer has its own, so
 // a light background gets the light style's code colours.
-func chromaStyle(rules ansi.StyleCodeBlock) *chroma.Style {
+func chromaStyle(rules render.CodeBlock) *chroma.Style {
 	c := rules.Chroma
 	if c == nil {
-		if rules.Theme == "" {
-			return nil
-		}
-		return styles.Get(rules.Theme)
+		return nil
 	}
 	s, err := chroma.NewStyle("agenttui", chroma.StyleEntries{
 		chroma.Text:                entry(c.Text),
@@ -104,22 +100,22 @@ func chromaStyle(rules ansi.StyleCodeBlock) *chroma.Style {
 	return s
 }
 
-// entry returns a glamour style primitive as a chroma style entry.
-func entry(p ansi.StylePrimitive) string {
+// entry returns a style primitive as a chroma style entry.
+func entry(p render.Primitive) string {
 	var parts []string
-	if p.Color != nil {
-		parts = append(parts, *p.Color)
+	if p.Color != "" {
+		parts = append(parts, p.Color)
 	}
-	if p.BackgroundColor != nil {
-		parts = append(parts, "bg:"+*p.BackgroundColor)
+	if p.BackgroundColor != "" {
+		parts = append(parts, "bg:"+p.BackgroundColor)
 	}
-	if p.Italic != nil && *p.Italic {
+	if p.Italic == render.On {
 		parts = append(parts, "italic")
 	}
-	if p.Bold != nil && *p.Bold {
+	if p.Bold == render.On {
 		parts = append(parts, "bold")
 	}
-	if p.Underline != nil && *p.Underline {
+	if p.Underline == render.On {
 		parts = append(parts, "underline")
 	}
 	return strings.Join(parts, " ")

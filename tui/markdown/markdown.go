@@ -10,31 +10,32 @@
 // move the cursor, plant a hyperlink (OSC 8), set the clipboard or reorder
 // text with bidirectional controls.
 //
-// Rendering is done by glamour's ANSI renderer. It is built on first use, not
-// when the package is loaded; a Doc renders its text at most once per width,
-// and each code block is highlighted once, whatever the width.
+// Rendering is done by the renderer of package render, which draws what
+// glamour's ANSI renderer would, in glamour's styles. The parser, the style
+// and the highlighter are set up on first use, not when the package is
+// loaded; a Doc renders its text at most once per width, and each code block
+// is highlighted once, whatever the width.
 package markdown
 
 import (
 	"bytes"
 	"html"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/charmbracelet/glamour/ansi"
-	"github.com/charmbracelet/glamour/styles"
 	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
 
 	"github.com/agenttui/agenttui/internal/sanitize"
+	"github.com/agenttui/agenttui/tui/markdown/internal/render"
 )
 
 // tabWidth is how many columns a tab in the text stands for; the terminal
@@ -49,30 +50,28 @@ type Renderer struct {
 	profile termenv.Profile
 	dark    bool
 
-	// once builds style and code, which every render reads.
+	// once builds style, draw, code and parser, which every render reads.
 	once  sync.Once
-	style ansi.StyleConfig
+	style render.Config
+	draw  drawFunc
 	code  *highlighter // nil without colours
 
-	mu sync.Mutex // guards byWidth, and each Markdown converter while it renders
-	// byWidth holds a Markdown converter per wrapping width, built on first
-	// use: glamour wraps at a width fixed when its renderer is built.
-	byWidth map[int]goldmark.Markdown
+	mu     sync.Mutex // guards parser while it parses
+	parser parser.Parser
 }
 
-// maxRenderers bounds how many widths a Renderer keeps a converter for; a
-// person resizing the terminal goes through many.
-const maxRenderers = 4
+// drawFunc draws doc, parsed from source, wrapped at width columns, to w.
+type drawFunc func(w io.Writer, source []byte, doc ast.Node, width int) error
 
 // New returns a Renderer for a terminal with the given colour profile and
 // background. It does no work until the first Render.
 func New(profile termenv.Profile, dark bool) *Renderer {
-	return &Renderer{profile: profile, dark: dark, byWidth: map[int]goldmark.Markdown{}}
+	return &Renderer{profile: profile, dark: dark}
 }
 
 // Render returns text rendered for a terminal width columns wide: lines
 // without trailing newlines, none wider than width, with no blank lines at
-// the start or the end. text is untrusted. If glamour fails, the text is
+// the start or the end. text is untrusted. If rendering fails, the text is
 // returned wrapped but otherwise as it was, still sanitised.
 func (r *Renderer) Render(text string, width int) []string {
 	width = max(width, 1)
@@ -91,40 +90,46 @@ func (r *Renderer) setUpOnce() *Renderer {
 	return r
 }
 
-// setUp works out the style, and the highlighter of code blocks.
+// setUp works out the style, the renderer, the highlighter of code blocks
+// and the parser.
 func (r *Renderer) setUp() {
 	r.style = r.styleConfig()
+	r.draw = render.New(r.style, r.profile).Render
 	if r.profile != termenv.Ascii {
 		r.code = newHighlighter(r.profile, r.style.CodeBlock)
 	}
+	// As glamour.NewTermRenderer builds its parser, whose documents the
+	// renderer draws as glamour's would.
+	r.parser = goldmark.New(
+		goldmark.WithExtensions(extension.GFM, extension.DefinitionList),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	).Parser()
 }
 
-// render converts src as glamour does (glamour.TermRenderer.Render), with
-// its ANSI renderer, except that code blocks are highlighted beforehand,
-// once whatever the width, and put in afterwards (see highlightCode).
+// render converts src, with code blocks highlighted beforehand, once
+// whatever the width, and put in afterwards (see highlightCode).
 func (r *Renderer) render(src string, width int) (string, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	md := r.converter(width)
-	out, done, err := r.convert(md, src, width, true)
+	out, done, err := r.convert(src, width, true)
 	if err == nil && !done {
-		out, _, err = r.convert(md, src, width, false)
+		out, _, err = r.convert(src, width, false)
 	}
 	return out, err
 }
 
-// convert converts src with md. With mark set, code lines that fit are
-// marked and spliced in after glamour is done; done is false if one did not
-// fit after all, and then src must be converted again without marks.
-func (r *Renderer) convert(md goldmark.Markdown, src string, width int, mark bool) (out string, done bool, err error) {
+// convert converts src. With mark set, code lines that fit are marked and
+// spliced in once the document is drawn; done is false if one did not fit
+// after all, and then src must be converted again without marks.
+func (r *Renderer) convert(src string, width int, mark bool) (out string, done bool, err error) {
 	source := []byte(src)
-	doc := md.Parser().Parse(text.NewReader(source))
+	r.mu.Lock()
+	doc := r.parser.Parse(text.NewReader(source))
+	r.mu.Unlock()
 	var sp *spliced
 	if r.code != nil {
 		source, sp = r.code.highlightCode(doc, source, width, mark)
 	}
 	var b bytes.Buffer
-	err = md.Renderer().Render(&b, source, doc)
+	err = r.draw(&b, source, doc, width)
 	if sp == nil {
 		return b.String(), true, err
 	}
@@ -136,58 +141,25 @@ func (r *Renderer) convert(md goldmark.Markdown, src string, width int, mark boo
 	return out, done, nil
 }
 
-// converter returns the Markdown converter that wraps at width. r.mu is
-// held.
-func (r *Renderer) converter(width int) goldmark.Markdown {
-	if md := r.byWidth[width]; md != nil {
-		return md
-	}
-	// As glamour.NewTermRenderer builds it, with the options glamour's
-	// With… functions would set.
-	md := goldmark.New(
-		goldmark.WithExtensions(extension.GFM, extension.DefinitionList),
-		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
-	)
-	md.SetRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(util.Prioritized(ansi.NewRenderer(ansi.Options{
-		WordWrap:     width,
-		ColorProfile: r.profile,
-		Styles:       r.style,
-		// Links in tables are shown in place, as text and URL, like
-		// every other link.
-		InlineTableLinks: true,
-		// Code blocks reach glamour highlighted already.
-		ChromaFormatter: verbatimFormatter,
-	}), 1000))))
-	if len(r.byWidth) >= maxRenderers {
-		for w := range r.byWidth {
-			delete(r.byWidth, w)
-			break
-		}
-	}
-	r.byWidth[width] = md
-	return md
-}
-
-// styleConfig returns glamour's style for the terminal, without the margins
-// and blank lines glamour puts around a whole document: the transcript
-// places and indents the text itself.
-func (r *Renderer) styleConfig() ansi.StyleConfig {
-	var s ansi.StyleConfig
+// styleConfig returns the style for the terminal, glamour's, without the
+// margins and blank lines glamour puts around a whole document: the
+// transcript places and indents the text itself.
+func (r *Renderer) styleConfig() render.Config {
+	var s render.Config
 	switch {
 	case r.profile == termenv.Ascii:
-		s = styles.ASCIIStyleConfig
+		s = render.ASCII
 		// Without colour, inline code keeps its backticks to stand out.
 		s.Code.Prefix, s.Code.Suffix = "`", "`"
 		s.Code.BlockPrefix, s.Code.BlockSuffix = "", ""
 	case r.dark:
-		s = styles.DarkStyleConfig
+		s = render.Dark
 	default:
-		s = styles.LightStyleConfig
+		s = render.Light
 	}
-	zero := uint(0)
-	s.Document.Margin = &zero
+	s.Document.Margin = 0
 	s.Document.BlockPrefix, s.Document.BlockSuffix = "", ""
-	s.Document.Color = nil
+	s.Document.Color = ""
 	// Images cannot be shown: say what they are and where.
 	s.ImageText.Format = "image: {{.text}} →"
 	return s
@@ -299,7 +271,7 @@ func fit(l string, width int) string {
 	styled := strings.Contains(l, "\x1b")
 	if styled {
 		if end, w, ok := asciiEnd(l); ok {
-			// The common case, worked out in one pass: glamour pads
+			// The common case, worked out in one pass: the renderer pads
 			// its lines with spaces to the width.
 			switch {
 			case end < 0:

@@ -261,7 +261,7 @@ func longAnswer(n int) string {
 //   - first: a new answer, the renderer warm (as it is once the console
 //     has drawn one answer); every drawing is of another answer, so
 //     nothing is cached;
-//   - cold: a new answer with a new renderer (its style and converter
+//   - cold: a new answer with a new renderer (its style and parser
 //     built), as the very first answer of the console is drawn once the
 //     process has highlighted any code;
 //   - resized: an answer drawn before at another width (its code blocks
@@ -406,11 +406,11 @@ func TestCodeIsHighlightedOnceWhateverTheWidth(t *testing.T) {
 	}
 }
 
-// TestSplicedCodeIsAsGlamourWritesIt checks that code lines marked for
-// glamour and spliced in afterwards come out exactly as glamour writes the
-// highlighted code it is given, at widths where glamour wraps code lines
-// and where it does not, in lists and quotes.
-func TestSplicedCodeIsAsGlamourWritesIt(t *testing.T) {
+// TestSplicedCodeIsAsTheRendererWritesIt checks that code lines marked for
+// the renderer and spliced in afterwards come out exactly as the renderer
+// writes the highlighted code it is given, at widths where it wraps code
+// lines and where it does not, in lists and quotes.
+func TestSplicedCodeIsAsTheRendererWritesIt(t *testing.T) {
 	docs := []string{
 		answer,
 		longAnswer(1),
@@ -422,22 +422,21 @@ func TestSplicedCodeIsAsGlamourWritesIt(t *testing.T) {
 		for _, doc := range docs {
 			src := prepare(doc)
 			for width := 8; width <= 130; width += 6 {
-				md := r.converter(width)
-				want, _, err := r.convert(md, src, width, false)
+				want, _, err := r.convert(src, width, false)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, done, err := r.convert(md, src, width, true)
+				got, done, err := r.convert(src, width, true)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !done {
-					// Glamour wrapped a marked line: Render converts
-					// again without marks, which gives want.
+					// The renderer wrapped a marked line: Render
+					// converts again without marks, which gives want.
 					continue
 				}
 				if got != want {
-					t.Fatalf("profile %v width %d: spliced\n%q\nglamour\n%q", p, width, got, want)
+					t.Fatalf("profile %v width %d: spliced\n%q\nrendered\n%q", p, width, got, want)
 				}
 			}
 		}
@@ -447,7 +446,7 @@ func TestSplicedCodeIsAsGlamourWritesIt(t *testing.T) {
 func TestSpliceRefusesAWrappedLine(t *testing.T) {
 	hl := [][]string{{"\x1b[1mfunc\x1b[0m \x1b[2mf()\x1b[0m"}}
 	if _, ok := splice("  f\x1b[0;0zunc\n  f()\x1b[0m\n", hl); ok {
-		t.Fatal("a marked line glamour wrapped was spliced")
+		t.Fatal("a marked line the renderer wrapped was spliced")
 	}
 	out, ok := splice("> f\x1b[0;0zunc f()\x1b[0m   \n", hl)
 	if want := "\x1b[1m\x1b[0m> " + hl[0][0] + "   \n"; !ok || out != want {

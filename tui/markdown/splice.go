@@ -1,10 +1,9 @@
 package markdown
 
-// The code blocks of a document reach glamour plain and marked, and are
-// spliced back highlighted once glamour is done: see highlightCode.
+// The code blocks of a document reach the renderer plain and marked, and are
+// spliced back highlighted once it is done: see highlightCode.
 
 import (
-	"io"
 	"runtime"
 	"strconv"
 	"strings"
@@ -12,33 +11,29 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/formatters"
-	"github.com/alecthomas/chroma/v2/lexers"
 	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 )
 
 // highlightCode highlights the code blocks of doc, parsed from source, and
-// turns them into fenced blocks of the language verbatim, appended to
-// source; it returns the source to render doc from, and the highlighted
+// turns them into fenced blocks without a language whose code is appended
+// to source; it returns the source to render doc from, and the highlighted
 // lines (nil when none is marked), which splice puts into the rendered
-// document once they are done.
+// document once they are done. The renderer writes the code of a block as
+// it is given, highlighted already.
 //
-// Glamour is given each block's code as plain text, each line marked with an
-// escape sequence after its first character that says which line it is, and
-// ended by a reset: glamour indents and frames the lines as it would the
+// The renderer is given each block's code as plain text, each line marked
+// with an escape sequence after its first character that says which line it
+// is, and ended by a reset: it indents and frames the lines as it would the
 // highlighted ones (the sequences take no room), but its writers, which go
 // through their input a character at a time, do not go through the escape
 // sequences of the highlighting, which make up most of a highlighted line.
-// Glamour hands each block to chroma with the verbatim lexer and formatter,
-// which give it back as it is.
 //
-// A block some of whose lines glamour may wrap, being wider than width
-// less the room its container takes, is given to glamour highlighted, as
-// are all blocks when mark is false: splicing a wrapped line back is not
-// worth its trouble.
+// A block some of whose lines the renderer may wrap, being wider than width
+// less the room its container takes, is given to it highlighted, as are all
+// blocks when mark is false: splicing a wrapped line back is not worth its
+// trouble.
 func (h *highlighter) highlightCode(doc ast.Node, source []byte, width int, mark bool) ([]byte, *spliced) {
 	var blocks []ast.Node
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -52,11 +47,8 @@ func (h *highlighter) highlightCode(doc ast.Node, source []byte, width int, mark
 		return source, nil
 	}
 	out := append(make([]byte, 0, len(source)+len(blocks)*256), source...)
-	start := len(out)
-	out = append(out, verbatim...)
-	info := text.NewSegment(start, len(out))
 	sp := &spliced{lines: make([][]string, len(blocks))}
-	var todo []codeBlock // the marked blocks, highlighted while glamour renders
+	var todo []codeBlock // the marked blocks, highlighted while the document is drawn
 	var at []int         // their indices
 	for b, n := range blocks {
 		lang := ""
@@ -91,14 +83,14 @@ func (h *highlighter) highlightCode(doc ast.Node, source []byte, width int, mark
 				}
 			}
 		}
-		fenced := ast.NewFencedCodeBlock(ast.NewTextSegment(info))
+		fenced := ast.NewFencedCodeBlock(nil)
 		fenced.Lines().Append(text.NewSegment(start, len(out)))
 		n.Parent().ReplaceChild(n.Parent(), n, fenced)
 	}
 	if len(todo) == 0 {
 		return out, nil
 	}
-	// Lexing takes as long as glamour's rendering or more: it is done on
+	// Lexing takes as long as drawing the document or more: it is done on
 	// other cores meanwhile, when there are any.
 	workers := min(len(todo), max(1, runtime.GOMAXPROCS(0)-1))
 	var next atomic.Int32
@@ -125,9 +117,9 @@ type spliced struct {
 }
 
 // room returns at least as many columns as the containers of code block n
-// take from the width (glamour indents a code block by 2, and a list item
-// or a quote by less than 4), so that a line no wider than the width less
-// room is never wrapped by glamour.
+// take from the width (the renderer indents a code block by 2, and a list
+// item or a quote by less than 4), so that a line no wider than the width
+// less room is never wrapped by the renderer.
 func room(n ast.Node) int {
 	r := 2
 	for p := n.Parent(); p != nil; p = p.Parent() {
@@ -150,7 +142,8 @@ func fits(lines []string, width int) bool {
 
 // appendMark appends to b the escape sequence that marks line i of code
 // block n: ESC [ n ; i z. The input was sanitised, so no other escape
-// sequence but glamour's own styling (SGR) can be in the rendered document.
+// sequence but the renderer's own styling (SGR) can be in the rendered
+// document.
 func appendMark(b []byte, n, i int) []byte {
 	b = append(b, "\x1b["...)
 	b = strconv.AppendInt(b, int64(n), 10)
@@ -159,12 +152,12 @@ func appendMark(b []byte, n, i int) []byte {
 	return append(b, 'z')
 }
 
-// splice puts the highlighted code lines into out, glamour's rendering of
-// the marked ones, as glamour would have written them had it been given
-// them: each line's first escape sequence, then a reset, then whatever
-// glamour put before the line (its indentation, a quote's bar), then the
+// splice puts the highlighted code lines into out, the rendering of the
+// marked ones, as the renderer would have written them had it been given
+// them: each line's first escape sequence, then a reset, then whatever the
+// renderer put before the line (its indentation, a quote's bar), then the
 // line. It reports false, and out is to be rendered again from
-// highlighted code, if glamour wrapped a marked line after all.
+// highlighted code, if the renderer wrapped a marked line after all.
 func splice(out string, highlighted [][]string) (string, bool) {
 	if highlighted == nil {
 		return out, true
@@ -184,7 +177,7 @@ func splice(out string, highlighted [][]string) (string, bool) {
 			end = strings.Index(out[i+size:], "\x1b[0m")
 		}
 		if end < 0 {
-			// Glamour's own styling.
+			// The renderer's own styling.
 			at = i + 2
 			continue
 		}
@@ -233,47 +226,3 @@ func parseMark(s string) (n, line, size int, ok bool) {
 	}
 	return n, line, i + 1, true
 }
-
-// verbatim names the chroma lexer and formatter that glamour is given code
-// blocks with: they come to it highlighted already (see highlightCode), and
-// go through as they are.
-const verbatim = "agenttui-verbatim"
-
-// verbatimFormatter is the name of the formatter glamour is told to use.
-const verbatimFormatter = verbatim
-
-func init() {
-	// Registered when the package is loaded, since chroma's registries are
-	// plain maps that rendering reads; registering costs a map entry each.
-	formatters.Register(verbatim, chroma.FormatterFunc(func(w io.Writer, _ *chroma.Style, it chroma.Iterator) error {
-		for t := it(); t != chroma.EOF; t = it() {
-			if _, err := io.WriteString(w, t.Value); err != nil {
-				return err
-			}
-		}
-		return nil
-	}))
-	lexers.Register(verbatimLexer{&chroma.Config{Name: verbatim}})
-}
-
-// verbatimLexer gives the text it is handed as a single token. It has no
-// file names, mime types or analyser, so chroma never picks it for anything
-// but its name.
-type verbatimLexer struct{ config *chroma.Config }
-
-// Config returns the lexer's configuration: its name.
-func (v verbatimLexer) Config() *chroma.Config { return v.config }
-
-// Tokenise returns text as one token of plain text.
-func (v verbatimLexer) Tokenise(_ *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
-	return chroma.Literator(chroma.Token{Type: chroma.Text, Value: text}), nil
-}
-
-// SetRegistry returns v: it looks up no other lexer.
-func (v verbatimLexer) SetRegistry(*chroma.LexerRegistry) chroma.Lexer { return v }
-
-// SetAnalyser returns v: it is never chosen by analysis.
-func (v verbatimLexer) SetAnalyser(func(string) float32) chroma.Lexer { return v }
-
-// AnalyseText returns 0: no text looks like the verbatim lexer's.
-func (v verbatimLexer) AnalyseText(string) float32 { return 0 }
