@@ -6,9 +6,10 @@ import (
 	"sync"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+
+	"github.com/agenttui/agenttui/tui/internal/lexers"
 )
 
 // Style says how a View is drawn.

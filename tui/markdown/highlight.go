@@ -5,9 +5,9 @@ import (
 	"sync"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/muesli/termenv"
 
+	"github.com/agenttui/agenttui/tui/internal/lexers"
 	"github.com/agenttui/agenttui/tui/markdown/internal/render"
 )
 

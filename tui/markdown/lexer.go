@@ -10,9 +10,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/dlclark/regexp2/v2"
 	"github.com/dlclark/regexp2/v2/syntax"
+
+	"github.com/agenttui/agenttui/tui/internal/lexers"
 )
 
 // fastLexer tokenises text into exactly the tokens of a chroma regular
@@ -118,7 +119,7 @@ func newFastLexer(re *chroma.RegexLexer) (*fastLexer, error) {
 	if config.DotAll {
 		flags += "s"
 	}
-	f := &fastLexer{Lexer: re, re: re, registry: lexers.GlobalLexerRegistry, compiled: chroma.CompiledRules{},
+	f := &fastLexer{Lexer: re, re: re, registry: lexers.Registry(), compiled: chroma.CompiledRules{},
 		patterns: map[*chroma.CompiledRule]string{}, prefixes: map[*chroma.CompiledRule]*syntax.Prefix{}}
 	for state, rules := range raw {
 		f.compiled[state] = nil

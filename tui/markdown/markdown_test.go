@@ -10,12 +10,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
 	"github.com/agenttui/agenttui/internal/sanitize"
+	"github.com/agenttui/agenttui/tui/internal/lexers"
 )
 
 // answer is a model's answer with every kind of Markdown the console draws.
