@@ -118,9 +118,16 @@ func ArgumentsRefusal(s *Schema, raw string) (refusal string, refused bool) {
 	}
 	var verr *jsonschema.ValidationError
 	if !errors.As(err, &verr) {
-		return fmt.Sprintf("The call to %s did not run: its arguments could not be checked: %v", s.tool, err), true
+		return UncheckedArguments(s.tool, err), true
 	}
 	return schemaProblems(s.tool, verr), true
+}
+
+// UncheckedArguments is what the model reads about a call to toolName whose
+// arguments could not be checked against the tool's schema, for the reason
+// err.
+func UncheckedArguments(toolName string, err error) string {
+	return fmt.Sprintf("The call to %s did not run: its arguments could not be checked: %v", toolName, err)
 }
 
 func unknownArguments(s *Schema, unknown []string) string {

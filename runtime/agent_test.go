@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -345,5 +347,43 @@ func TestTextCutByOutputLimitDoesNotEndTheRun(t *testing.T) {
 	out := a.Run(context.Background(), s, "go")
 	if out.Status != StatusSucceeded || out.Summary != "Short answer." {
 		t.Errorf("outcome %+v", out)
+	}
+}
+
+// TestLazyCatalogCompilesOnFirstCall checks NewLazyCatalog: it checks the
+// names now, as NewCatalog does, but compiles a schema only when its tool
+// is first called, so a schema that does not compile is found then, and
+// refuses its tool's calls only; the other tools' calls are judged exactly
+// as by an eager catalogue.
+func TestLazyCatalogCompilesOnFirstCall(t *testing.T) {
+	if _, err := NewLazyCatalog(pathTool("a", false, okBody("")), pathTool("a", true, okBody(""))); err == nil {
+		t.Error("duplicate names accepted")
+	}
+	bad := pathTool("bad", false, okBody(""))
+	bad.decl.Parameters = json.RawMessage(`{"type":"object","properties":{"p":{"type":"nonsense"}}}`)
+	lazy, err := NewLazyCatalog(pathTool("read", false, okBody("")), bad)
+	if err != nil {
+		t.Fatalf("the lazy catalogue compiled a schema when it was built: %v", err)
+	}
+	_, err = lazy.Prepare(tool.Call{Name: "bad", Arguments: `{"p":1}`})
+	var refused *RefusedError
+	if !errors.As(err, &refused) || !strings.HasPrefix(refused.Feedback, "The call to bad did not run: its arguments could not be checked: ") ||
+		!strings.Contains(refused.Feedback, "/properties/p/type") {
+		t.Fatalf("a call to the tool whose schema does not compile: %v", err)
+	}
+	eager, err := NewCatalog(pathTool("read", false, okBody("")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{`{"path":"a"}`, `{"path":1}`, `{"paht":"a"}`, `[]`} {
+		call := tool.Call{Name: "read", Arguments: args}
+		lp, lerr := lazy.Prepare(call)
+		ep, eerr := eager.Prepare(call)
+		if fmt.Sprint(lerr) != fmt.Sprint(eerr) || (lp == nil) != (ep == nil) {
+			t.Errorf("arguments %s: lazy %v, eager %v", args, lerr, eerr)
+		}
+	}
+	if _, err := lazy.Prepare(tool.Call{Name: "finish", Arguments: `{"summary":1}`}); err == nil {
+		t.Error("the control tools' schemas are not checked in a lazy catalogue")
 	}
 }

@@ -40,13 +40,17 @@ func (e *RefusedError) Error() string { return e.Feedback }
 func (e *RefusedError) Unwrap() error { return e.Err }
 
 type entry struct {
-	tool   tool.Tool
-	decl   tool.Declaration
-	schema *feedback.Schema
+	tool tool.Tool
+	decl tool.Declaration
+	// schema returns the tool's compiled schema: compiled when the
+	// catalogue was built, or on its first call for a catalogue made by
+	// NewLazyCatalog.
+	schema func() (*feedback.Schema, error)
 }
 
 // Catalog is the set of tools the model may call. It is built once, compiling
-// every tool's schema, and is the only way to prepare a call. The runtime's
+// every tool's schema (or, made by NewLazyCatalog, each one when its tool is
+// first called), and is the only way to prepare a call. The runtime's
 // control tools (ask_user, finish, remember) are always part of it. A Catalog
 // is immutable and safe for concurrent use.
 type Catalog struct {
@@ -59,7 +63,22 @@ type Catalog struct {
 // tools. It fails when a name is empty or declared twice, when a tool takes a
 // control tool's name, or when a schema does not compile.
 func NewCatalog(tools ...tool.Tool) (*Catalog, error) {
-	c, left := BuildCatalog(tools...)
+	c, left := buildCatalog(false, tools...)
+	if len(left) > 0 {
+		return nil, left[0]
+	}
+	return c, nil
+}
+
+// NewLazyCatalog is NewCatalog for the program's own tools, whose schemas
+// are known to compile: it checks the names now and compiles each schema
+// when a call to its tool is first prepared. Compiling a schema checks it
+// against its draft's meta-schema, which for a dozen tools takes several
+// milliseconds, and a session built before the console's first frame
+// should not spend them there. Should a schema not compile after all,
+// every call to its tool is refused with the compiler's error.
+func NewLazyCatalog(tools ...tool.Tool) (*Catalog, error) {
+	c, left := buildCatalog(true, tools...)
 	if len(left) > 0 {
 		return nil, left[0]
 	}
@@ -71,15 +90,20 @@ func NewCatalog(tools ...tool.Tool) (*Catalog, error) {
 // suits tools from elsewhere, such as an MCP server with one malformed
 // schema, whose other tools should still load.
 func BuildCatalog(tools ...tool.Tool) (*Catalog, []error) {
+	return buildCatalog(false, tools...)
+}
+
+// buildCatalog builds a catalogue, compiling every schema now unless lazy.
+func buildCatalog(lazy bool, tools ...tool.Tool) (*Catalog, []error) {
 	c := &Catalog{entries: map[string]entry{}}
 	var left []error
 	for _, t := range controlTools() {
-		if err := c.add(t); err != nil {
+		if err := c.add(t, lazy); err != nil {
 			panic(err) // the control tools' own schemas are fixed and valid
 		}
 	}
 	for _, t := range tools {
-		if err := c.add(t); err != nil {
+		if err := c.add(t, lazy); err != nil {
 			left = append(left, err)
 		}
 	}
@@ -90,7 +114,7 @@ func BuildCatalog(tools ...tool.Tool) (*Catalog, []error) {
 	return c, left
 }
 
-func (c *Catalog) add(t tool.Tool) error {
+func (c *Catalog) add(t tool.Tool, lazy bool) error {
 	decl := t.Declaration()
 	if decl.Name == "" {
 		return errors.New("catalog: a tool has no name")
@@ -101,11 +125,17 @@ func (c *Catalog) add(t tool.Tool) error {
 		}
 		return fmt.Errorf("catalog: tool %s is declared twice", decl.Name)
 	}
-	schema, err := compileSchema(decl)
-	if err != nil {
-		return fmt.Errorf("catalog: %w", err)
+	e := entry{tool: t, decl: decl}
+	if lazy {
+		e.schema = sync.OnceValues(func() (*feedback.Schema, error) { return compileSchema(decl) })
+	} else {
+		schema, err := compileSchema(decl)
+		if err != nil {
+			return fmt.Errorf("catalog: %w", err)
+		}
+		e.schema = func() (*feedback.Schema, error) { return schema, nil }
 	}
-	c.entries[decl.Name] = entry{tool: t, decl: decl, schema: schema}
+	c.entries[decl.Name] = e
 	c.names = append(c.names, decl.Name)
 	return nil
 }
@@ -177,7 +207,11 @@ func (c *Catalog) Prepare(call tool.Call) (*Prepared, error) {
 	if !ok {
 		return nil, &RefusedError{Feedback: feedback.Unreachable(call.Name, c.names), Err: ErrUnreachable}
 	}
-	if refusal, refused := feedback.ArgumentsRefusal(e.schema, call.Arguments); refused {
+	schema, err := e.schema()
+	if err != nil {
+		return nil, &RefusedError{Feedback: feedback.UncheckedArguments(call.Name, err)}
+	}
+	if refusal, refused := feedback.ArgumentsRefusal(schema, call.Arguments); refused {
 		return nil, &RefusedError{Feedback: refusal}
 	}
 	p := &Prepared{Call: call, Args: json.RawMessage(strings.TrimSpace(call.Arguments)), Decl: e.decl, tool: e.tool}
@@ -190,7 +224,11 @@ func (c *Catalog) Prepare(call tool.Call) (*Prepared, error) {
 // RewriteArgs demands, and returns the call with them and its new footprint.
 func (c *Catalog) rewrite(p *Prepared, args json.RawMessage) (*Prepared, error) {
 	e := c.entries[p.Call.Name]
-	if refusal, refused := feedback.ArgumentsRefusal(e.schema, string(args)); refused {
+	schema, err := e.schema()
+	if err != nil {
+		return nil, &RefusedError{Feedback: feedback.UncheckedArguments(p.Call.Name, err)}
+	}
+	if refusal, refused := feedback.ArgumentsRefusal(schema, string(args)); refused {
 		return nil, &RefusedError{Feedback: refusal}
 	}
 	q := *p

@@ -160,7 +160,9 @@ func New(o Options) (*Host, error) {
 	h := &Host{opts: o, model: model.NewSwitchable(o.Model), attached: make(chan struct{}), ws: ws}
 	tools = append(tools, h.taskTool(ws))
 	h.tools = tools
-	cat, err := runtime.NewCatalog(tools...)
+	// The tools are ours, and their schemas are compiled when first called:
+	// compiling them all now would cost the first frame several milliseconds.
+	cat, err := runtime.NewLazyCatalog(tools...)
 	if err != nil {
 		return nil, fmt.Errorf("building the tool catalogue: %w", err)
 	}

@@ -286,3 +286,22 @@ func TestSetupErrorsAreTyped(t *testing.T) {
 		t.Errorf("a missing MCP configuration: %v", err)
 	}
 }
+
+// TestEveryToolSchemaCompiles checks what the session's lazy catalogue
+// relies on: the schema of every tool a session offers (the workspace
+// tools, the task tool and the runtime's control tools) compiles, so that
+// compiling them on first use instead of before the first frame can never
+// refuse a call.
+func TestEveryToolSchemaCompiles(t *testing.T) {
+	h, err := New(Options{Workspace: newWorkspace(t), Model: scripted(t, reads), Policy: approval.NewPolicy(approval.ModeAuto, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, left := runtime.BuildCatalog(h.tools...)
+	if len(left) > 0 {
+		t.Fatalf("tools whose schemas do not compile: %v", left)
+	}
+	if got, want := len(cat.Names()), len(h.agent.CurrentCatalog().Names()); got != want || want < 10 {
+		t.Fatalf("compiled %d tools, the session offers %d", got, want)
+	}
+}
