@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
+
+	"github.com/agenttui/agenttui/internal/freshproc"
 )
 
 var (
@@ -191,4 +193,19 @@ func BenchmarkFirstDraw(b *testing.B) {
 		v := d.Layout(120, Unified, colour)
 		v.Lines(0, 40)
 	}
+}
+
+// BenchmarkFirstDiffInProcess computes the diff of a 10,000-line Go file
+// with 20 changes and lays out and highlights its first screen, once in a
+// fresh process for each measurement: the first diff a console shows,
+// paying for what is set up on first use (the lexer registry, Go's lexer).
+func BenchmarkFirstDiffInProcess(b *testing.B) {
+	freshproc.Measure(b, "TestFirstDiffInProcess")
+}
+
+func TestFirstDiffInProcess(t *testing.T) {
+	old, new := bigFile(10000, 20)
+	freshproc.Child(t, "TestFirstDiffInProcess", func() {
+		New("big.go", old, new).Layout(120, Unified, colour).Lines(0, 40)
+	})
 }

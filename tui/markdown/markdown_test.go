@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
+	"github.com/agenttui/agenttui/internal/freshproc"
 	"github.com/agenttui/agenttui/internal/sanitize"
 	"github.com/agenttui/agenttui/tui/internal/lexers"
 )
@@ -531,4 +532,19 @@ func splitSGR(params string) []string {
 		out = append(out, f[i])
 	}
 	return out
+}
+
+// BenchmarkRenderFirstInProcess draws the 200-line answer with code once in
+// a fresh process for each measurement, with a new renderer: the first
+// answer a console shows, paying for what is set up on first use (the
+// styles, the lexer registry, the lexers of the answer's five languages).
+func BenchmarkRenderFirstInProcess(b *testing.B) {
+	freshproc.Measure(b, "TestRenderFirstInProcess")
+}
+
+func TestRenderFirstInProcess(t *testing.T) {
+	text := longAnswer(0)
+	freshproc.Child(t, "TestRenderFirstInProcess", func() {
+		New(termenv.ANSI256, true).Doc(text).Lines(118)
+	})
 }
