@@ -1,10 +1,13 @@
-// Package indexgen writes index.go of package lexers: the configuration of
-// each lexer in the package's embedded XML files, so that the package can
-// find lexers by name, file name and MIME type without parsing any XML.
+// Package indexgen makes the generated files of package lexers from
+// chroma's XML lexers: index.go, the configuration of each lexer, so that
+// the package can find lexers by name, file name and MIME type without
+// parsing any XML, and the gzipped copy of each XML file that the package
+// embeds.
 package indexgen
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -17,9 +20,10 @@ import (
 	"github.com/alecthomas/chroma/v2"
 )
 
-// Pattern matches the XML files in the package's file system, as chroma's
+// Pattern matches the XML files in chroma's lexers directory, as chroma's
 // lexers package globs them; fs.Glob's order is the order of the index and
-// the order chroma registers the lexers in.
+// the order chroma registers the lexers in. Package lexers stores the file
+// matched as embedded/foo.xml as embedded/foo.xml.gz.
 const Pattern = "embedded/*.xml"
 
 // configFields are the fields of chroma.Config that Generate writes. Generate
@@ -31,7 +35,8 @@ var configFields = []string{
 }
 
 // Generate returns the source of index.go for the XML lexers in fsys, which
-// is the package directory or its embedded files.
+// is chroma's lexers directory or holds the same files, such as package
+// lexers' embedded files decompressed.
 func Generate(fsys fs.FS) ([]byte, error) {
 	if err := checkFields(); err != nil {
 		return nil, err
@@ -159,4 +164,23 @@ func writeConfig(b *bytes.Buffer, c *chroma.Config) {
 // float32Literal returns the shortest constant that converts to f exactly.
 func float32Literal(f float32) string {
 	return strconv.FormatFloat(float64(f), 'g', -1, 32)
+}
+
+// Compress returns data gzipped as package lexers stores its XML files: at
+// the best compression, since the files are written once and embedded in
+// every binary, and with no file name or modification time in the header, so
+// that the same data gives the same bytes on every run.
+func Compress(data []byte) ([]byte, error) {
+	var b bytes.Buffer
+	w, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
