@@ -103,3 +103,5 @@ require (
 )
 
 replace github.com/santhosh-tekuri/jsonschema/v5 => ./third_party/jsonschema
+
+replace github.com/yuin/goldmark => ./third_party/goldmark
