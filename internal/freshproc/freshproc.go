@@ -27,9 +27,16 @@ const marker = "freshproc-ns "
 
 // Child is the body of the test named test: started by Measure, it runs
 // work once and prints how long it took; in an ordinary test run it skips.
-func Child(t *testing.T, test string, work func()) {
+func Child(t *testing.T, test string, work func()) { ChildAfter(t, test, nil, work) }
+
+// ChildAfter is Child with setup, when not nil, run first and not timed:
+// what a process has done by the time the work comes.
+func ChildAfter(t *testing.T, test string, setup, work func()) {
 	if os.Getenv(childEnv) != test {
 		t.Skip("runs only when started by freshproc.Measure")
+	}
+	if setup != nil {
+		setup()
 	}
 	start := time.Now()
 	work()

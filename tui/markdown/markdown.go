@@ -35,6 +35,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/agenttui/agenttui/internal/sanitize"
+	"github.com/agenttui/agenttui/tui/internal/lexers"
 	"github.com/agenttui/agenttui/tui/markdown/internal/render"
 )
 
@@ -67,6 +68,22 @@ type drawFunc func(w io.Writer, source []byte, doc ast.Node, width int) error
 // background. It does no work until the first Render.
 func New(profile termenv.Profile, dark bool) *Renderer {
 	return &Renderer{profile: profile, dark: dark}
+}
+
+// warmDoc has what makes the parser set itself up: a table, a task, a link
+// to find in the text, an HTML block and a code block.
+const warmDoc = "| a | b |\n|---|:-:|\n| 1 | 2 |\n\n- [x] done, see https://example.com\n\n<div>x</div>\n\n```go\nx := 1\n```\n"
+
+// Warm sets up what the first Markdown a process renders would otherwise
+// wait for, and which is not set up when the program starts so that the
+// console's first frame comes sooner: the parser's extensions (their
+// regular expressions), the renderer, and the lexer registry. The console
+// calls it on a goroutine of its own once its first frame is drawn, which
+// is seconds before a model's first answer. It is safe to call at any time,
+// and more than once.
+func Warm() {
+	New(termenv.Ascii, true).Render(warmDoc, 80)
+	lexers.Registry()
 }
 
 // Render returns text rendered for a terminal width columns wide: lines

@@ -548,3 +548,35 @@ func TestRenderFirstInProcess(t *testing.T) {
 		New(termenv.ANSI256, true).Doc(text).Lines(118)
 	})
 }
+
+// BenchmarkRenderFirstAfterWarm is BenchmarkRenderFirstInProcess in a
+// process that called Warm first, as the console does once its first frame
+// is drawn: what the first answer waits for in the console.
+func BenchmarkRenderFirstAfterWarm(b *testing.B) {
+	freshproc.Measure(b, "TestRenderFirstAfterWarm")
+}
+
+func TestRenderFirstAfterWarm(t *testing.T) {
+	text := longAnswer(0)
+	freshproc.ChildAfter(t, "TestRenderFirstAfterWarm", Warm, func() {
+		New(termenv.ANSI256, true).Doc(text).Lines(118)
+	})
+}
+
+// TestWarmIsSafeBesideARender checks that Warm, which the console runs on a
+// goroutine of its own, may run while an answer is rendered, and leaves the
+// rendering as it would have been.
+func TestWarmIsSafeBesideARender(t *testing.T) {
+	want := New(termenv.ANSI256, true).Render(answer, 80)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Warm()
+	}()
+	got := New(termenv.ANSI256, true).Render(answer, 80)
+	<-done
+	Warm()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rendered beside Warm:\n%q\nwant\n%q", got, want)
+	}
+}
