@@ -190,13 +190,16 @@ func (r *Renderer) styleConfig() render.Config {
 func prepare(text string) string {
 	s := expandTabs(sanitize.Text(text))
 	if strings.Contains(s, "&") {
-		s = charRef.ReplaceAllStringFunc(s, defuse)
+		s = charRef().ReplaceAllStringFunc(s, defuse)
 	}
 	return s
 }
 
-// charRef matches an HTML character reference: named, decimal or hex.
-var charRef = regexp.MustCompile(`&(?:#[0-9]{1,8}|#[xX][0-9a-fA-F]{1,8}|[A-Za-z][A-Za-z0-9]{1,31});`)
+// charRef matches an HTML character reference: named, decimal or hex. It is
+// compiled on first use: the console's first frame renders no Markdown.
+var charRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`&(?:#[0-9]{1,8}|#[xX][0-9a-fA-F]{1,8}|[A-Za-z][A-Za-z0-9]{1,31});`)
+})
 
 // defuse returns a character reference as it is, unless it stands for a
 // character the terminal must not see; then it returns that character's
