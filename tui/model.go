@@ -274,10 +274,7 @@ func (m *Model) overlaid() bool { return m.restoreScreen.Shown() || m.rewind.Sho
 // is set, and starts the run when a goal was given. Init's commands run
 // after the first frame is drawn.
 func (m Model) Init() tea.Cmd {
-	// What Markdown needs is set up now, after the first frame and off the
-	// screen's goroutine, so that neither the first frame nor the first
-	// answer waits for it.
-	cmds := []tea.Cmd{m.bridge.wait(), warmMarkdown}
+	cmds := []tea.Cmd{m.bridge.wait()}
 	if m.trust.Shown() {
 		// The session opens once the person answered; the screen is
 		// drawn again when its keys start to answer.
@@ -286,13 +283,6 @@ func (m Model) Init() tea.Cmd {
 		cmds = append(cmds, m.openCmd())
 	}
 	return tea.Batch(cmds...)
-}
-
-// warmMarkdown sets up what the first answer's Markdown needs; see
-// markdown.Warm.
-func warmMarkdown() tea.Msg {
-	markdown.Warm()
-	return nil
 }
 
 // Running reports whether a run's goroutine has not returned yet.

@@ -13,6 +13,7 @@ import (
 	"github.com/agenttui/agenttui/tui/callview"
 	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/internal/text"
+	"github.com/agenttui/agenttui/tui/markdown"
 	"github.com/agenttui/agenttui/tui/transcript"
 )
 
@@ -372,13 +373,23 @@ func (m *Model) launch(fn func(ctx context.Context) runtime.GoalOutcome) tea.Cmd
 	m.transcript.ToBottom()
 	m.setFocus(focusBoard)
 	bridge := m.bridge
-	return func() tea.Msg {
+	// What the first answer's Markdown needs is set up beside the run,
+	// while the model thinks, rather than before the first frame (which
+	// it would slow and grow) or when the answer comes (which it would
+	// hold up); see markdown.Warm.
+	return tea.Batch(warmMarkdown, func() tea.Msg {
 		out := fn(ctx)
 		r.outcome = out
 		close(r.done)
 		bridge.push(runDone{run: r, outcome: out})
 		return nil
-	}
+	})
+}
+
+// warmMarkdown sets up what the first answer's Markdown needs, once.
+func warmMarkdown() tea.Msg {
+	markdown.Warm()
+	return nil
 }
 
 // stop stops the running turn.

@@ -76,12 +76,17 @@ const warmDoc = "| a | b |\n|---|:-:|\n| 1 | 2 |\n\n- [x] done, see https://exam
 
 // Warm sets up what the first Markdown a process renders would otherwise
 // wait for, and which is not set up when the program starts so that the
-// console's first frame comes sooner: the parser's extensions (their
-// regular expressions), the renderer, and the lexer registry. The console
-// calls it on a goroutine of its own once its first frame is drawn, which
-// is seconds before a model's first answer. It is safe to call at any time,
-// and more than once.
-func Warm() {
+// console's first frame comes sooner and smaller: the parser's extensions
+// (their regular expressions), the renderer, and the lexer registry. The
+// console calls it on a goroutine of its own when a run starts, while the
+// model thinks of its first answer. It does its work once; it is safe to
+// call at any time, from any goroutine.
+func Warm() { warmOnce.Do(warm) }
+
+// warmOnce makes Warm's work happen once.
+var warmOnce sync.Once
+
+func warm() {
 	New(termenv.Ascii, true).Render(warmDoc, 80)
 	lexers.Registry()
 }
