@@ -136,8 +136,11 @@ func (f ApproverFunc) Approve(ctx context.Context, req Request) Answer { return 
 // Approver; with no Approver (a headless run) such calls are skipped,
 // because nobody can answer.
 type Policy struct {
-	mode      atomic.Value // holds Mode; the console changes it while calls run
-	approver  Approver
+	mode atomic.Value // holds Mode; the console changes it while calls run
+	// approver holds the Approver, or nil for a headless run; an MCP
+	// client may change it between runs, while calls of a finishing run
+	// still read it.
+	approver  atomic.Pointer[Approver]
 	workspace string
 	rules     ruleSet
 	// sandboxedShell lets calls that run in their tool's sandbox run
@@ -158,9 +161,22 @@ type pendingAsk struct {
 // NewPolicy returns a policy in mode m that asks approver; approver nil means
 // a headless run.
 func NewPolicy(m Mode, approver Approver) *Policy {
-	p := &Policy{approver: approver, pending: map[*pendingAsk]struct{}{}}
+	p := &Policy{pending: map[*pendingAsk]struct{}{}}
 	p.mode.Store(m)
+	p.SetApprover(approver)
 	return p
+}
+
+// SetApprover makes a the approver of the calls reviewed from now on; nil
+// makes the policy headless, skipping the calls that would ask. agenttui's
+// MCP server calls it before each run, since the client that continues a
+// session may not be able to ask its user as the one that began it could.
+func (p *Policy) SetApprover(a Approver) {
+	if a == nil {
+		p.approver.Store(nil)
+		return
+	}
+	p.approver.Store(&a)
 }
 
 // SetWorkspace sets the folder path arguments are resolved against when rules
@@ -298,16 +314,19 @@ func (p *Policy) show(t tool.Touches) string {
 }
 
 func (p *Policy) ask(by, why string) runtime.Flow {
-	if p.approver == nil {
+	approver := p.approver.Load()
+	if approver == nil {
 		return runtime.Skip(Headless.String(), fmt.Sprintf("Skipped: this call needs approval (%s) and this run is headless, "+
 			"so nobody can give it; the call was not run.", why))
 	}
-	return runtime.Ask(by, why, p.wait)
+	return runtime.Ask(by, why, func(ctx context.Context, req runtime.AskRequest) runtime.Flow {
+		return p.wait(ctx, *approver, req)
+	})
 }
 
 // wait asks the approver about one call, unless a grant added meanwhile
 // covers it or releases it while the person decides.
-func (p *Policy) wait(ctx context.Context, req runtime.AskRequest) runtime.Flow {
+func (p *Policy) wait(ctx context.Context, approver Approver, req runtime.AskRequest) runtime.Flow {
 	pa := &pendingAsk{info: req.CallInfo, release: make(chan Grant, 1)}
 	p.mu.Lock()
 	if g, ok := p.coveringGrantLocked(req.CallInfo); ok {
@@ -326,7 +345,7 @@ func (p *Policy) wait(ctx context.Context, req runtime.AskRequest) runtime.Flow 
 	defer cancel()
 	answers := make(chan Answer, 1)
 	go func() {
-		answers <- p.approver.Approve(askCtx, Request{
+		answers <- approver.Approve(askCtx, Request{
 			Turn: req.Turn, Index: req.Index, Call: req.Call, Args: req.Args, Touches: req.Touches,
 			Sandbox: req.Sandbox, WaitsFor: req.WaitsFor, By: req.By, Reason: req.Reason, Preview: req.Preview,
 			Task: req.Task, Provenance: req.Provenance,

@@ -262,6 +262,29 @@ func TestHeadlessSkipsWhatWouldAsk(t *testing.T) {
 	}
 }
 
+// TestSetApproverSwitchesBetweenAskingAndHeadless checks that an MCP
+// client that can ask its user gets the calls that need approval, and that
+// one that cannot gets the headless policy, in the same session.
+func TestSetApproverSwitchesBetweenAskingAndHeadless(t *testing.T) {
+	asked := 0
+	p := NewPolicy(ModeReads, nil)
+	if got := decide(p, writeCall); got != "skip by headless" {
+		t.Fatalf("without an approver: %s", got)
+	}
+	p.SetApprover(ApproverFunc(func(context.Context, Request) Answer { asked++; return Approve() }))
+	f := p.Review(context.Background(), writeCall)
+	if !f.IsAsk() {
+		t.Fatalf("with an approver the call should ask: %+v", f)
+	}
+	if f = f.Await(context.Background(), runtime.AskRequest{CallInfo: writeCall}); !f.IsContinue() || asked != 1 {
+		t.Errorf("the approver was not asked: %+v, asked %d times", f, asked)
+	}
+	p.SetApprover(nil)
+	if got := decide(p, writeCall); got != "skip by headless" {
+		t.Errorf("after SetApprover(nil): %s", got)
+	}
+}
+
 func TestAnswerTexts(t *testing.T) {
 	if got := SkipWith("use the staging copy.").flow(); got.Reason != "Skipped by the person: use the staging copy. The call was not run." || got.By != "user" {
 		t.Errorf("got %+v", got)

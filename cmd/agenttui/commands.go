@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/agenttui/agenttui/internal/launch"
 
 	"github.com/agenttui/agenttui/internal/providers"
 	"github.com/agenttui/agenttui/runtime/journal"
@@ -14,7 +15,7 @@ import (
 // switchModel is the console's /model: the next turn asks the model spec
 // names, with its own context window.
 func (c *console) switchModel(spec string) (string, error) {
-	m, err := providers.ForConsole(spec, providers.FromConfig(c.o.cfg))
+	m, err := providers.ForConsole(spec, providers.FromConfig(c.o.Config))
 	if err != nil {
 		return "", err
 	}
@@ -43,7 +44,7 @@ func (c *console) sessions() ([]tui.SessionInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	all, _ := journal.List(dir, c.o.workspace)
+	all, _ := journal.List(dir, c.o.Workspace)
 	out := make([]tui.SessionInfo, len(all))
 	for i, rp := range all {
 		s := rp.Describe()
@@ -62,11 +63,11 @@ func (c *console) resumeSession(id string) (tui.Opened, error) {
 	}
 	o := *c.o
 	o.resume, o.cont = id, false
-	rp, err := loadSession(&o)
+	rp, err := launch.LoadSession(&o.Settings, id)
 	if err != nil {
 		return tui.Opened{}, err
 	}
-	m, err := resumeModel(&o, rp)
+	m, err := launch.ResumeModel(&o.Settings, rp, o.speed)
 	if err != nil {
 		return tui.Opened{}, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/agenttui/agenttui/internal/launch"
 	"io"
 	"os"
 	"path/filepath"
@@ -60,7 +61,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return 2, err
 	}
-	defer o.closeShell()
+	defer o.CloseShell()
 	traceEnv, err := traces.FromEnv(os.Getenv)
 	if err != nil {
 		return 2, err
@@ -74,7 +75,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	var m model.Model
 	description := ""
 	if !c.resuming {
-		if m, c.demo, err = chooseModel(o); err != nil {
+		if m, c.demo, err = launch.ChooseModel(&o.Settings); err != nil {
 			return 2, err
 		}
 		if err := checkPlay(o, m); err != nil {
@@ -92,7 +93,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	}
 	// A scenario that carries its workspace (the demo's is the sample
 	// project) plays in it.
-	pg, err := preparePlayground(o, scenarioOf(m), c.demo)
+	pg, err := o.Playground(launch.ScenarioOf(m), c.demo)
 	if err != nil {
 		return 2, err
 	}
@@ -103,8 +104,8 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 			c.notices = append(c.notices, runtime.Notice{Level: "info", Text: pg.Note()})
 		}
 	}
-	policy := approval.NewPolicy(o.mode, c.bridge)
-	so, err := o.sessionOptions(m, policy, traceEnv)
+	policy := approval.NewPolicy(o.Mode, c.bridge)
+	so, err := o.SessionOptions(m, policy, traceEnv)
 	if err != nil {
 		return 2, err
 	}
@@ -116,17 +117,17 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		so.Wrap = func(t tool.Tool) tool.Tool { return pace(t, p) }
 	}
 	so.Unjournaled, so.Show, so.Servers, so.Waiting = c.unjournaled, c.bridge.Sink, c.showServers, c.bridge.Waiting
-	hp, err := planHooks(o, c.demo)
+	hp, err := launch.PlanHooks(&o.Settings, c.demo)
 	if err != nil {
 		return 2, err
 	}
-	so.Hooks = hp.run
+	so.Hooks = hp.Run
 	if c.host, err = session.New(so); err != nil {
 		return 2, err
 	}
 	// A history that cannot be kept is said on screen, and kept for this
 	// console only.
-	hist, histErr := history.OpenWorkspace(o.workspace, redact.FromEnv())
+	hist, histErr := history.OpenWorkspace(o.Workspace, redact.FromEnv())
 	opts := tui.Options{
 		Run:          c.run,
 		Open:         c.open,
@@ -135,9 +136,9 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		Model:        "…",
 		Demo:         c.demo,
 		Description:  description,
-		Workspace:    o.workspace,
+		Workspace:    o.Workspace,
 		Goal:         o.goal,
-		Shell:        o.shell.Status(),
+		Shell:        o.Shell().Status(),
 		History:      hist,
 		Instructions: c.host.Prompt().Summary(),
 		SwitchModel:  c.switchModel,
@@ -159,13 +160,13 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	if histErr != nil {
 		c.notices = append(c.notices, runtime.Notice{Level: "warning", Text: histErr.Error()})
 	}
-	if !hp.waiting.Empty() {
+	if !hp.Waiting.Empty() {
 		opts.Trust = c.trustRequest(hp)
 	}
 	if !c.demo {
 		// The person's command files: a few folder reads, and a bad file
 		// is a notice, never a reason not to start.
-		cmds, notes := usercommands.Load(usercommands.Dirs(o.workspace), tui.BuiltinCommands())
+		cmds, notes := usercommands.Load(usercommands.Dirs(o.Workspace), tui.BuiltinCommands())
 		opts.Commands = cmds
 		for _, n := range notes {
 			c.notices = append(c.notices, runtime.Notice{Level: "warning", Text: n})
@@ -185,7 +186,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 			opts.Session = c.host.Session().ID
 		}
 	}
-	switch sc := scenarioOf(m); {
+	switch sc := launch.ScenarioOf(m); {
 	case sc != nil && o.autopilot:
 		opts.Autopilot = &tui.Autopilot{Scenario: sc, Speed: o.speed}
 	case sc != nil && o.goal == "":
@@ -284,7 +285,7 @@ func (c *console) prepare() (tui.Opened, error) {
 		if rp, err = loadSession(c.o); err != nil {
 			return tui.Opened{}, err
 		}
-		m, err := resumeModel(c.o, rp)
+		m, err := launch.ResumeModel(&c.o.Settings, rp, c.o.speed)
 		if err != nil {
 			return tui.Opened{}, err
 		}
@@ -332,18 +333,18 @@ func (c *console) run(ctx context.Context, input string) runtime.GoalOutcome {
 // trustRequest asks the person whether to run the workspace's own hooks;
 // the answer runs them from now on (and remembers it) or leaves them out of
 // this console.
-func (c *console) trustRequest(hp hookPlan) *tui.TrustRequest {
+func (c *console) trustRequest(hp launch.HookPlan) *tui.TrustRequest {
 	return &tui.TrustRequest{
-		Question: trust.Question{Workspace: hp.workspace, File: hp.file, Lines: hp.waiting.Describe(), Changed: hp.changed},
+		Question: trust.Question{Workspace: c.o.Workspace, File: hp.File, Lines: hp.Waiting.Describe(), Changed: hp.Changed},
 		Answer: func(trusted bool) string {
-			file := hp.file
-			if rel, err := filepath.Rel(hp.workspace, file); err == nil && !strings.HasPrefix(rel, "..") {
+			file := hp.File
+			if rel, err := filepath.Rel(c.o.Workspace, file); err == nil && !strings.HasPrefix(rel, "..") {
 				file = rel
 			}
 			if !trusted {
 				return fmt.Sprintf("the hooks of %s do not run in this console; you are asked again next time", file)
 			}
-			all, err := hp.trust()
+			all, err := hp.Trust()
 			c.host.SetHooks(all)
 			if err != nil {
 				return fmt.Sprintf("the hooks of %s run in this console, but the trust could not be kept (%v), so you are asked again next time",

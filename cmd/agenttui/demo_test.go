@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/agenttui/agenttui/internal/launch"
 	"strconv"
 	"strings"
 	"testing"
@@ -139,9 +140,9 @@ func key(ev map[string]any) string {
 // TestPacedToolsKeepTheirSandbox checks that the console's demo, which paces
 // its tools, still says its shell command runs in the sandbox.
 func TestPacedToolsKeepTheirSandbox(t *testing.T) {
-	o := &options{workspace: t.TempDir(), sandbox: sandbox.Config{Mode: sandbox.WorkspaceWrite}}
-	defer o.closeShell()
-	tools, err := session.WorkspaceTools(o.workspace, o.shellSandbox, func(t tool.Tool) tool.Tool { return pace(t, 0) })
+	o := &launch.Settings{Workspace: t.TempDir(), Sandbox: sandbox.Config{Mode: sandbox.WorkspaceWrite}}
+	defer o.CloseShell()
+	tools, err := session.WorkspaceTools(o.Workspace, o.ShellSandbox, func(t tool.Tool) tool.Tool { return pace(t, 0) })
 	if err != nil {
 		if sandbox.Detect().ABI < 1 {
 			t.Skip("this kernel has no Landlock")

@@ -10,15 +10,13 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/agenttui/agenttui/approval"
-	"github.com/agenttui/agenttui/internal/playground"
+	"github.com/agenttui/agenttui/internal/launch"
 	"github.com/agenttui/agenttui/internal/printer"
 	"github.com/agenttui/agenttui/internal/sanitize"
 	"github.com/agenttui/agenttui/internal/session"
 	"github.com/agenttui/agenttui/internal/traces"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/journal"
-	"github.com/agenttui/agenttui/runtime/model"
 )
 
 // runHeadless runs "agenttui run": the agent without the console. Calls that
@@ -32,90 +30,10 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	if err != nil {
 		return 2, err
 	}
-	defer o.closeShell()
 	traceEnv, err := traces.FromEnv(os.Getenv)
 	if err != nil {
 		return 2, err
 	}
-	var rp *journal.Replay
-	if o.resume != "" || o.cont {
-		if rp, err = loadSession(o); err != nil {
-			return 2, err
-		}
-	}
-	m, demo, err := chooseModel(o)
-	if err != nil {
-		return 2, err
-	}
-	if s, ok := m.(*model.Scripted); ok {
-		// Delays in a scenario are for a person watching the console,
-		// unless --speed asks for them (a demo of tasks side by side).
-		if o.speedSet {
-			m = s.WithSpeed(o.speed)
-		} else {
-			m = s.WithoutDelays()
-		}
-	}
-	// A scenario that carries its workspace (the demo's is the sample
-	// project) plays in it; a resumed session stays in its own.
-	unjournaled := demo
-	var pg *playground.Playground
-	if rp == nil {
-		if pg, err = preparePlayground(o, scenarioOf(m), demo); err != nil {
-			return 2, err
-		}
-		if pg != nil {
-			defer pg.Cleanup()
-			unjournaled = unjournaled || pg.Temp
-		}
-	}
-	out := bufio.NewWriter(stdout)
-	prog := printer.New(stderr, o.workspace)
-	show := prog.Event
-	if o.jsonOut {
-		show = printer.JSON(out)
-	}
-	so, err := o.sessionOptions(m, approval.NewPolicy(o.mode, nil), traceEnv)
-	if err != nil {
-		return 2, err
-	}
-	so.Unjournaled, so.Show = unjournaled, show
-	hp, err := planHooks(o, demo)
-	if err != nil {
-		return 2, err
-	}
-	so.Hooks = hp.run
-	h, err := session.New(so)
-	if err != nil {
-		return 2, err
-	}
-	defer func() {
-		// The outcome is out before the traces are flushed, which may
-		// take a while.
-		out.Flush()
-		journalErr, tracesErr := h.Close()
-		if journalErr != nil {
-			fmt.Fprintf(stderr, "agenttui: %s\n", session.JournalLost(h.Session().ID, journalErr).Text)
-		}
-		if tracesErr != nil {
-			fmt.Fprintf(stderr, "agenttui: %v\n", tracesErr)
-		}
-	}()
-	// MCP servers start first, so a bad configuration stops the command
-	// before anything else happens.
-	if err := h.Start(rp); err != nil {
-		return 2, err
-	}
-	prog.SetSession(o.shell.Status(), h.TraceID())
-	if !hp.waiting.Empty() {
-		// Nobody can be asked here, so the workspace's own hooks do not
-		// run; the person's own do.
-		h.Say(hp.untrustedNotice())
-	}
-	if pg != nil && pg.Temp && !demo {
-		h.Say(runtime.Notice{Level: "info", Text: pg.Note()})
-	}
-
 	// The first interrupt stops the run the way Esc does in the console:
 	// running calls are cancelled and every call gets an honest result. A
 	// second one kills the process.
@@ -129,22 +47,42 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 			cancel(runtime.Stop("the run was interrupted"))
 		}
 	}()
-	// A headless run waits for the servers, so its first reply can use
-	// every tool. The journal is opened once they are attached, so that
-	// its header records the tools the run really offers.
-	h.WaitServers(ctx)
-	h.Attach()
-	var carry session.Resumption
-	if rp != nil {
-		if carry, err = h.Adopt(rp, nil); err != nil {
-			return 1, err
+	var rp *journal.Replay
+	if o.resume != "" || o.cont {
+		if rp, err = loadSession(o); err != nil {
+			return 2, err
 		}
-	} else if err := h.StartJournal(o.goal); err != nil {
-		return 1, err
 	}
-	for _, n := range carry.Notices {
-		h.Say(n)
+	out := bufio.NewWriter(stdout)
+	prog := printer.New(stderr, o.Workspace)
+	show := prog.Event
+	if o.jsonOut {
+		show = printer.JSON(out)
 	}
+	// Delays in a scenario are for a person watching the console, unless
+	// --speed asks for them (a demo of tasks side by side).
+	speed := 0.0
+	if o.speedSet {
+		speed = o.speed
+	}
+	hl, err := launch.Open(ctx, &o.Settings, launch.HeadlessOptions{Goal: o.goal, Replay: rp, Show: show, Traces: traceEnv, Speed: speed,
+		Started: func(h *session.Host) { prog.SetSession(o.Shell().Status(), h.TraceID()) }})
+	if err != nil {
+		return 2, err
+	}
+	defer func() {
+		// The outcome is out before the traces are flushed, which may
+		// take a while.
+		out.Flush()
+		journalErr, tracesErr := hl.CloseSession()
+		if journalErr != nil {
+			fmt.Fprintf(stderr, "agenttui: %s\n", session.JournalLost(hl.ID(), journalErr).Text)
+		}
+		if tracesErr != nil {
+			fmt.Fprintf(stderr, "agenttui: %v\n", tracesErr)
+		}
+	}()
+	h, carry := hl.Host, hl.Carry
 
 	var outcome runtime.GoalOutcome
 	switch {

@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/config"
+	"github.com/agenttui/agenttui/internal/launch"
 	"github.com/agenttui/agenttui/internal/playground"
 	"github.com/agenttui/agenttui/internal/providers"
 	"github.com/agenttui/agenttui/internal/session"
@@ -43,32 +41,19 @@ func isUsage(err error) bool {
 		setup    *session.Error
 		scenario *playground.Error
 		provider *providers.Error
+		settings *launch.Error
 	)
 	return errors.As(err, &usage) || errors.As(err, &file) || errors.As(err, &unread) || errors.As(err, &flagRule) ||
-		errors.As(err, &tracing) || errors.As(err, &setup) || errors.As(err, &scenario) || errors.As(err, &provider)
+		errors.As(err, &tracing) || errors.As(err, &setup) || errors.As(err, &scenario) || errors.As(err, &provider) || errors.As(err, &settings)
 }
 
 // options are the flags shared by the console and headless runs, and the
-// headless-only ones.
+// headless-only ones; the settings of the session are launch's.
 type options struct {
-	model       string
-	workspace   string
-	mode        approval.Mode
-	scenario    string
-	maxParallel int
-	reasoning   model.Effort
+	launch.Settings
 
-	configPath string
-	mcpConfig  string
-	allow      []string
-	deny       []string
-	resume     string
-	cont       bool
-	// sandbox is the shell sandbox asked for: the --sandbox flag laid over
-	// the configuration's "sandbox" object; shell is the sandbox made from
-	// it once the workspace is final (see shellSandbox).
-	sandbox sandbox.Config
-	shell   *sandbox.Sandbox
+	resume string
+	cont   bool
 
 	// Console only.
 	record string
@@ -84,13 +69,13 @@ type options struct {
 	jsonOut bool
 	answers []string
 
-	goal string
+	// MCP server only: the address of its streamable HTTP endpoint,
+	// empty to serve stdio, and the settings as the flags gave them,
+	// before any workspace's configuration was laid under them.
+	httpAddr string
+	flags    *launch.Settings
 
-	// set records the flags given on the command line, which win over the
-	// configuration file.
-	set map[string]bool
-	// cfg is the configuration file read, if any.
-	cfg *config.Config
+	goal string
 }
 
 // stringList is a repeatable string flag.
@@ -99,32 +84,37 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ", ") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-// parseOptions parses args for the given command ("agenttui" or "agenttui
-// run"). Flags and the goal may come in any order.
+// parseOptions parses args for the given command ("agenttui", "agenttui
+// run" or "agenttui mcp"). Flags and the goal may come in any order. The MCP
+// server takes the shared flags, which set what its sessions default to.
 func parseOptions(command string, args []string, headless bool, help io.Writer) (*options, error) {
+	server := strings.HasSuffix(command, " mcp")
 	fs := flag.NewFlagSet(command, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	o := &options{}
 	mode := "reads"
 	sandboxMode := ""
-	fs.StringVar(&o.model, "model", "", "the model: openai:NAME, anthropic:NAME or demo (default: the configured model, else the demo)")
-	fs.StringVar(&o.workspace, "workspace", "", "the folder the agent works in (default: the current folder)")
+	fs.StringVar(&o.Model, "model", "", "the model: openai:NAME, anthropic:NAME or demo (default: the configured model, else the demo)")
+	fs.StringVar(&o.Workspace, "workspace", "", "the folder the agent works in (default: the current folder)")
 	fs.StringVar(&mode, "mode", mode, "approval mode: ask, reads, auto or plan")
 	fs.StringVar(&sandboxMode, "sandbox", "", "run shell commands in a sandbox: workspace-write, read-only or off (default: workspace-write where the kernel has Landlock, else off)")
-	fs.StringVar(&o.scenario, "scenario", "", "play the scenario FILE as a scripted model")
-	fs.IntVar(&o.maxParallel, "max-parallel", 8, "how many calls may run at once")
+	fs.StringVar(&o.Scenario, "scenario", "", "play the scenario FILE as a scripted model")
+	fs.IntVar(&o.MaxParallel, "max-parallel", 8, "how many calls may run at once")
 	fs.Func("reasoning", "how hard the model reasons: off, low, medium, high, max or default (default: the configured effort, else the model's)", func(v string) (err error) {
-		o.reasoning, err = model.ParseEffort(v)
+		o.Reasoning, err = model.ParseEffort(v)
 		return err
 	})
-	fs.StringVar(&o.configPath, "config", "", "read the configuration from FILE (default: agenttui.json in the workspace, else $XDG_CONFIG_HOME/agenttui/config.json)")
-	fs.Var((*stringList)(&o.allow), "allow", "allow calls matching RULE without asking, e.g. 'write_file(path=docs/**)' (repeatable)")
-	fs.Var((*stringList)(&o.deny), "deny", "skip calls matching RULE, e.g. 'run_shell(command=rm *)' (repeatable)")
-	fs.StringVar(&o.mcpConfig, "mcp-config", "", "read MCP servers from FILE (default: .mcp.json in the workspace)")
+	fs.StringVar(&o.ConfigPath, "config", "", "read the configuration from FILE (default: agenttui.json in the workspace, else $XDG_CONFIG_HOME/agenttui/config.json)")
+	fs.Var((*stringList)(&o.Allow), "allow", "allow calls matching RULE without asking, e.g. 'write_file(path=docs/**)' (repeatable)")
+	fs.Var((*stringList)(&o.Deny), "deny", "skip calls matching RULE, e.g. 'run_shell(command=rm *)' (repeatable)")
+	fs.StringVar(&o.MCPConfig, "mcp-config", "", "read MCP servers from FILE (default: .mcp.json in the workspace)")
 	fs.StringVar(&o.resume, "resume", "", "resume the session ID (see agenttui sessions)")
 	fs.BoolVar(&o.cont, "continue", false, "resume the most recent session of this workspace")
 	o.speed = 1
-	if !headless {
+	if server {
+		fs.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on ADDR (a loopback address such as 127.0.0.1:8765) instead of stdio")
+	}
+	if !headless && !server {
 		fs.StringVar(&o.record, "record", "", "record the console to FILE as an asciicast v2 file (asciinema's format)")
 		fs.BoolVar(&o.autopilot, "autopilot", false, "play the person the scenario records: type its inputs, answer its approvals (any key takes over)")
 	}
@@ -166,20 +156,20 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 		positional = append(positional, rest[0])
 		rest = rest[1:]
 	}
-	o.set = map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	o.Set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.Set[f.Name] = true })
 	m, err := approval.ParseMode(mode)
 	if err != nil {
 		return nil, usagef("--mode: %v", err)
 	}
-	o.mode = m
+	o.Mode = m
 	if sandboxMode != "" {
-		if o.sandbox.Mode, err = sandbox.ParseMode(sandboxMode); err != nil {
+		if o.Sandbox.Mode, err = sandbox.ParseMode(sandboxMode); err != nil {
 			return nil, usagef("--sandbox: %v", err)
 		}
 	}
-	if o.maxParallel < 1 {
-		return nil, usagef("--max-parallel must be at least 1, not %d", o.maxParallel)
+	if o.MaxParallel < 1 {
+		return nil, usagef("--max-parallel must be at least 1, not %d", o.MaxParallel)
 	}
 	if len(positional) > 1 {
 		return nil, usagef("%s takes one goal; quote it if it has spaces (got %d words)", command, len(positional))
@@ -193,78 +183,20 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	if o.autopilot && (o.resume != "" || o.cont) {
 		return nil, usagef("--autopilot plays a scenario from its first step, so it cannot be used with --resume or --continue")
 	}
+	if server && (o.goal != "" || o.resume != "" || o.cont) {
+		return nil, usagef("%s takes no goal and resumes no session: its client sends goals with run_goal and continue_session", command)
+	}
 	if headless && o.goal == "" && o.resume == "" && !o.cont {
 		return nil, usagef(`%s needs a goal, for example: %s "fix the failing test"`, command, command)
 	}
-	if o.scenario != "" && o.model != "" && o.model != "demo" {
-		return nil, usagef("--scenario and --model %s cannot be used together", o.model)
+	if o.Scenario != "" && o.Model != "" && o.Model != "demo" {
+		return nil, usagef("--scenario and --model %s cannot be used together", o.Model)
 	}
-	ws, err := resolveWorkspace(o.workspace)
-	if err != nil {
-		return nil, err
-	}
-	o.workspace = ws
-	if err := applyConfig(o); err != nil {
-		return nil, err
-	}
-	if err := sandbox.Available(o.sandbox, landlockSupport()); err != nil {
-		return nil, usageError{err.Error()}
-	}
-	if _, err := o.rules(); err != nil {
+	o.flags = o.Settings.Clone()
+	if err := o.Resolve(); err != nil {
 		return nil, err
 	}
 	return o, nil
-}
-
-// landlockSupport tells what the kernel offers the shell sandbox; tests
-// replace it to play a kernel without Landlock.
-var landlockSupport = sandbox.Detect
-
-// sessionOptions returns what the command line and the configuration say
-// of the session: its workspace, model (nil while a resumed session's is
-// not known), approval policy and rules, bounds, shell sandbox, MCP servers
-// and traces. The caller adds how events are shown.
-func (o *options) sessionOptions(m model.Model, policy *approval.Policy, tr traces.Settings) (session.Options, error) {
-	rules, err := o.rules()
-	if err != nil {
-		return session.Options{}, err
-	}
-	return session.Options{Workspace: o.workspace, Model: m, Policy: policy, Rules: rules, Config: o.cfg, MaxParallel: o.maxParallel,
-		Reasoning: o.reasoning, Shell: o.shellSandbox, MCPConfig: o.mcpConfig, Traces: tr}, nil
-}
-
-// shellSandbox returns the session's shell sandbox over root (the resolved
-// workspace), making it the first time: the workspace is final by then (the
-// demo's is a copy made after the flags are read). A missing extra writable
-// folder is a usage error.
-func (o *options) shellSandbox(root string) (*sandbox.Sandbox, error) {
-	if o.shell != nil {
-		return o.shell, nil
-	}
-	sb, err := sandbox.New(root, o.sandbox, landlockSupport())
-	if err != nil {
-		return nil, usageError{err.Error()}
-	}
-	o.shell = sb
-	// The spare helper starts a moment later, so that starting a second Go
-	// program does not compete with the console's first frame on a small
-	// machine, and still well before a model's first reply asks for a
-	// shell command, which then finds it ready. A command that comes sooner
-	// starts a helper of its own, as without a spare. Warm does nothing
-	// once closeShell has closed the sandbox.
-	time.AfterFunc(spareDelay, func() { sb.Warm() })
-	return sb, nil
-}
-
-// spareDelay is how long after the sandbox is made its spare helper starts.
-const spareDelay = time.Second
-
-// closeShell ends the shell sandbox's spare helper and removes its temporary
-// folder, if one was made.
-func (o *options) closeShell() {
-	if o.shell != nil {
-		o.shell.Close()
-	}
 }
 
 // The bounds of --speed: slower than a tenth is no demo, and faster than a
@@ -290,75 +222,6 @@ func flagError(err error, command string) string {
 	return msg
 }
 
-func resolveWorkspace(dir string) (string, error) {
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", usagef("cannot find the current folder: %v", err)
-		}
-		dir = wd
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", usagef("--workspace %s: %v", dir, err)
-	}
-	info, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return "", usagef("--workspace %s does not exist", dir)
-	case err != nil:
-		return "", usagef("--workspace %s: %v", dir, err)
-	case !info.IsDir():
-		return "", usagef("--workspace %s is not a folder", dir)
-	}
-	return abs, nil
-}
-
-// applyConfig finds and reads the configuration and lays it under the flags
-// the person set explicitly.
-func applyConfig(o *options) error {
-	path, err := config.Find(o.configPath, o.workspace)
-	if err != nil || path == "" {
-		return err
-	}
-	c, err := config.Load(path)
-	if err != nil {
-		return err
-	}
-	o.cfg = c
-	if !o.set["model"] && c.Model != "" && o.scenario == "" {
-		o.model = c.Model
-	}
-	if !o.set["mode"] && c.Mode != "" {
-		o.mode = c.Mode
-	}
-	if !o.set["max-parallel"] && c.MaxParallel > 0 {
-		o.maxParallel = c.MaxParallel
-	}
-	if !o.set["reasoning"] && c.Reasoning != nil {
-		o.reasoning = *c.Reasoning
-	}
-	mode := o.sandbox.Mode
-	o.sandbox = c.Sandbox
-	if o.set["sandbox"] {
-		o.sandbox.Mode = mode
-	}
-	return nil
-}
-
-// rules returns the configured rules followed by the flags' rules.
-func (o *options) rules() ([]approval.NamedRule, error) {
-	fr, err := config.FlagRules(o.allow, o.deny)
-	if err != nil {
-		return nil, err
-	}
-	var rules []approval.NamedRule
-	if o.cfg != nil {
-		rules = slices.Clone(o.cfg.Rules)
-	}
-	return append(rules, fr...), nil
-}
-
 // unwrapPathError returns the cause of a path error alone, for messages that
 // name the path themselves.
 func unwrapPathError(err error) error {
@@ -370,13 +233,18 @@ func unwrapPathError(err error) error {
 }
 
 func printUsage(command string, fs *flag.FlagSet, w io.Writer) {
-	if strings.HasSuffix(command, " run") {
+	switch {
+	case strings.HasSuffix(command, " mcp"):
+		fmt.Fprintf(w, "Usage: %s [flags]\n\nServes agenttui to an MCP client on stdio (or streamable HTTP with --http): the tools run_goal, continue_session\n"+
+			"and list_sessions. The flags set what sessions default to; see docs/mcp-server.md.\n\nFlags:\n", command)
+	case strings.HasSuffix(command, " run"):
 		fmt.Fprintf(w, "Usage: %s [flags] \"goal\"\n\nRuns the agent without the console and prints its outcome.\n"+
 			"Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 3 refused (the agent asks a question).\n\nFlags:\n", command)
-	} else {
-		fmt.Fprintf(w, "Usage: %s [flags] [\"goal\"]\n       %s run [flags] \"goal\"\n       %s sessions\n       %s sessions export ID [--out FILE] [--workspace-from DIR]\n\n"+
+	default:
+		fmt.Fprintf(w, "Usage: %s [flags] [\"goal\"]\n       %s run [flags] \"goal\"\n       %s mcp [flags] [--http ADDR]\n       %s eval [flags] SUITE\n"+
+			"       %s sessions\n       %s sessions export ID [--out FILE] [--workspace-from DIR]\n\n"+
 			"Opens the console. With no model configured it plays the built-in demo.\n"+
-			"The console exits 0 whatever the outcome; the outcome is printed when it closes.\n\nFlags:\n", command, command, command, command)
+			"The console exits 0 whatever the outcome; the outcome is printed when it closes.\n\nFlags:\n", command, command, command, command, command, command)
 	}
 	fs.SetOutput(w)
 	fs.PrintDefaults()

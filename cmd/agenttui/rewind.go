@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/agenttui/agenttui/internal/launch"
 	"io"
 
 	"github.com/agenttui/agenttui/internal/session"
@@ -43,14 +44,14 @@ func runRewind(args []string, stdout io.Writer) (int, error) {
 		return 2, usagef("%s: choose one of --code, --conversation and --both", command)
 	}
 	ro.ID = ids[0]
-	o := &options{workspace: ro.Workspace, set: map[string]bool{}}
-	if o.workspace, err = resolveWorkspace(ro.Workspace); err != nil {
+	o := &launch.Settings{Set: map[string]bool{}}
+	if o.Workspace, err = launch.ResolveWorkspace(ro.Workspace); err != nil {
 		return 2, err
 	}
-	if err := applyConfig(o); err != nil {
+	if err := o.ReadConfig(); err != nil {
 		return 2, err
 	}
-	ro.Workspace, ro.Config = o.workspace, o.cfg
+	ro.Workspace, ro.Config = o.Workspace, o.Config
 	rep, err := session.Rewind(context.Background(), ro)
 	var bad *session.Error
 	switch {
@@ -85,7 +86,7 @@ func runRemove(args []string, stdout io.Writer) (int, error) {
 	case len(ids) == 0:
 		return 2, usagef("agenttui sessions rm takes the ids of the sessions to delete (agenttui sessions lists them)")
 	}
-	ws, err := resolveWorkspace(dir)
+	ws, err := launch.ResolveWorkspace(dir)
 	if err != nil {
 		return 2, err
 	}

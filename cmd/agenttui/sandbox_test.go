@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/agenttui/agenttui/internal/launch"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,8 +24,8 @@ func needLandlock(t *testing.T) {
 // withoutLandlock plays a kernel without Landlock for the rest of the test.
 func withoutLandlock(t *testing.T) {
 	t.Helper()
-	landlockSupport = func() sandbox.Support { return sandbox.Support{} }
-	t.Cleanup(func() { landlockSupport = sandbox.Detect })
+	launch.LandlockSupport = func() sandbox.Support { return sandbox.Support{} }
+	t.Cleanup(func() { launch.LandlockSupport = sandbox.Detect })
 }
 
 // runMain runs the command in this process, so a test can replace what the

@@ -1,28 +1,17 @@
 package main
 
 import (
+	"github.com/agenttui/agenttui/internal/launch"
 	"io"
-	"strings"
 
 	"github.com/agenttui/agenttui/internal/session"
 	"github.com/agenttui/agenttui/runtime/journal"
 )
 
 // loadSession finds and loads the session --resume or --continue names, of
-// this workspace. Unless --model or --scenario says otherwise, the session
-// is carried on with the model its journal names.
+// this workspace; see launch.LoadSession.
 func loadSession(o *options) (*journal.Replay, error) {
-	rp, err := session.Load(o.workspace, o.resume)
-	if err != nil {
-		return nil, err
-	}
-	if !o.set["model"] && o.scenario == "" {
-		if strings.HasPrefix(rp.Header.Model, "scenario:") {
-			return nil, usagef("session %s was played from a scenario file: pass --scenario FILE again to resume it", rp.Header.Session)
-		}
-		o.model = rp.Header.Model
-	}
-	return rp, nil
+	return launch.LoadSession(&o.Settings, o.resume)
 }
 
 // runSessions prints the sessions of the workspace: "agenttui sessions";
@@ -44,7 +33,7 @@ func runSessions(args []string, stdout, stderr io.Writer) (int, error) {
 	if o.goal != "" {
 		return 2, usagef("agenttui sessions takes no goal")
 	}
-	if err := session.PrintList(stdout, o.workspace); err != nil {
+	if err := session.PrintList(stdout, o.Workspace); err != nil {
 		return 1, err
 	}
 	return 0, nil
