@@ -88,7 +88,7 @@ func workspaceWithNotes(t *testing.T) string {
 	return dir
 }
 
-func scenario(t *testing.T, name string) string {
+func scenario(t testing.TB, name string) string {
 	p, err := filepath.Abs(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
