@@ -28,6 +28,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch {
 	case len(args) > 0 && args[0] == "run":
 		code, err = runHeadless(args[1:], stdin, stdout, stderr)
+	case len(args) > 0 && args[0] == "mcp":
+		code, err = runMCP(args[1:], stdin, stdout, stderr)
 	case len(args) > 0 && args[0] == "eval":
 		code = runEval(args[1:], stdout, stderr)
 	case len(args) > 0 && args[0] == "sessions":
