@@ -120,7 +120,8 @@ func (c *Case) setModel(spec, dir string) error {
 	if strings.HasSuffix(spec, ".json") {
 		path := resolve(spec, dir)
 		if _, err := model.LoadScenario(path); err != nil {
-			return fmt.Errorf("model %s: %v", spec, err)
+			// The scenario's own error names its file.
+			return fmt.Errorf("model: %v", err)
 		}
 		abs, err := filepath.Abs(path)
 		if err != nil {
