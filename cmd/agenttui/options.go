@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/agenttui/agenttui/internal/cliflags"
 	"io"
 	"os"
 	"strconv"
@@ -135,26 +136,13 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 		fs.BoolVar(&o.jsonOut, "json", false, "stream one JSON event per line on stdout")
 		fs.Var((*stringList)(&o.answers), "answer", "answer to the agent's next clarification question (repeatable, used in order)")
 	}
-	var positional []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				printUsage(command, fs, help)
-				return nil, flag.ErrHelp
-			}
-			return nil, usageError{flagError(err, command)}
-		}
-		rest = fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if rest[0] == "--" {
-			positional = append(positional, rest[1:]...)
-			break
-		}
-		positional = append(positional, rest[0])
-		rest = rest[1:]
+	positional, err := cliflags.Parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(command, fs, help)
+		return nil, flag.ErrHelp
+	}
+	if err != nil {
+		return nil, usageError{cliflags.Problem(err, command)}
 	}
 	o.Set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { o.Set[f.Name] = true })
@@ -205,22 +193,6 @@ const (
 	minSpeed = 0.1
 	maxSpeed = 1000.0
 )
-
-// flagError words a flag package error as one line.
-func flagError(err error, command string) string {
-	msg := err.Error()
-	switch {
-	case strings.HasPrefix(msg, "invalid value ") && strings.Contains(msg, ": --"):
-		// A flag's own check already says what is wrong, and with what.
-		return msg[strings.Index(msg, ": --")+2:]
-	case strings.HasPrefix(msg, "flag provided but not defined: "):
-		name := strings.TrimPrefix(msg, "flag provided but not defined: ")
-		return fmt.Sprintf("unknown flag -%s (see %s --help)", name, command)
-	case strings.HasPrefix(msg, "flag needs an argument: "):
-		return fmt.Sprintf("flag -%s needs a value", strings.TrimPrefix(msg, "flag needs an argument: "))
-	}
-	return msg
-}
 
 // unwrapPathError returns the cause of a path error alone, for messages that
 // name the path themselves.

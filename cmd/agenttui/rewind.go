@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/agenttui/agenttui/internal/cliflags"
 	"github.com/agenttui/agenttui/internal/launch"
 	"io"
 
@@ -109,21 +110,15 @@ func parseInterleaved(command string, args []string, define func(*flag.FlagSet),
 	fs := flag.NewFlagSet(command, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	define(fs)
-	var out []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintf(help, "Usage: %s %s\n\nFlags:\n", command, usage)
-				fs.SetOutput(help)
-				fs.PrintDefaults()
-				return nil, flag.ErrHelp
-			}
-			return nil, usageError{flagError(err, command)}
-		}
-		if args = fs.Args(); len(args) == 0 {
-			return out, nil
-		}
-		out = append(out, args[0])
-		args = args[1:]
+	out, err := cliflags.Parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(help, "Usage: %s %s\n\nFlags:\n", command, usage)
+		fs.SetOutput(help)
+		fs.PrintDefaults()
+		return nil, flag.ErrHelp
 	}
+	if err != nil {
+		return nil, usageError{cliflags.Problem(err, command)}
+	}
+	return out, nil
 }

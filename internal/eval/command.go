@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/agenttui/agenttui/internal/cliflags"
 	"io"
 	"os"
 	"path/filepath"
@@ -107,26 +108,13 @@ func parseFlags(args []string, help io.Writer) (*flags, error) {
 	fs.Func("repeat", "run each case `K` times, to measure how often it passes (default 1)", atLeastOne("repeat", &f.repeat))
 	fs.BoolVar(&f.json, "json", false, "write JSON Lines on stdout instead of the table")
 	fs.StringVar(&f.junit, "junit", "", "also write JUnit XML to `FILE`, for CI")
-	var positional []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				printUsage(fs, help)
-				return nil, err
-			}
-			return nil, errors.New(flagProblem(err))
-		}
-		rest = fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if rest[0] == "--" {
-			positional = append(positional, rest[1:]...)
-			break
-		}
-		positional = append(positional, rest[0])
-		rest = rest[1:]
+	positional, err := cliflags.Parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(fs, help)
+		return nil, err
+	}
+	if err != nil {
+		return nil, errors.New(cliflags.Problem(err, commandName))
 	}
 	switch len(positional) {
 	case 0:
@@ -149,21 +137,6 @@ func atLeastOne(name string, to *int) func(string) error {
 		*to = n
 		return nil
 	}
-}
-
-// flagProblem words an error of the flag package as one line.
-func flagProblem(err error) string {
-	msg := err.Error()
-	switch {
-	case strings.HasPrefix(msg, "invalid value ") && strings.Contains(msg, ": --"):
-		// The flag's own parser already says what is wrong, and with what.
-		return msg[strings.Index(msg, ": --")+2:]
-	case strings.HasPrefix(msg, "flag provided but not defined: -"):
-		return fmt.Sprintf("unknown flag --%s (see %s --help)", strings.TrimPrefix(msg, "flag provided but not defined: -"), commandName)
-	case strings.HasPrefix(msg, "flag needs an argument: -"):
-		return fmt.Sprintf("flag --%s needs a value", strings.TrimPrefix(msg, "flag needs an argument: -"))
-	}
-	return msg
 }
 
 // printUsage writes the command's usage.
