@@ -501,3 +501,22 @@ func TestMCPInspectorCLI(t *testing.T) {
 		t.Errorf("list_sessions gave:\n%s", got)
 	}
 }
+
+// TestMCPUsageErrors checks that agenttui mcp refuses, in one line and with
+// exit 2, what it cannot serve: a goal on its command line, and HTTP on an
+// address other machines can reach.
+func TestMCPUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mcp", "fix it"}, "agenttui mcp takes no goal"},
+		{[]string{"mcp", "--http", "0.0.0.0:0"}, "agenttui mcp serves only this machine"},
+		{[]string{"mcp", "--http", "8765"}, "give HOST:PORT"},
+	} {
+		r := runBinary(t, t.TempDir(), "", c.args...)
+		if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q", c.args, r.code, r.stderr)
+		}
+	}
+}
