@@ -18,6 +18,8 @@ import (
 	"github.com/agenttui/agenttui/internal/launch"
 	"github.com/agenttui/agenttui/internal/mcpserver"
 	"github.com/agenttui/agenttui/internal/traces"
+	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/journal"
 )
 
 // runMCP is "agenttui mcp": agenttui as an MCP server, on stdio or, with
@@ -33,7 +35,11 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return 2, err
 	}
-	srv := mcpserver.New(sessionLauncher{flags: o.flags, workspace: o.Workspace, traces: traceEnv}, mcpserver.Options{Version: buildVersion()})
+	l := sessionLauncher{flags: o.flags, workspace: o.Workspace, traces: traceEnv}
+	if o.speedSet {
+		l.speed = o.speed
+	}
+	srv := mcpserver.New(l, mcpserver.Options{Version: buildVersion()})
 	defer srv.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -92,6 +98,8 @@ type sessionLauncher struct {
 	flags     *launch.Settings
 	workspace string
 	traces    traces.Settings
+	// speed plays a scenario's delays when --speed was given.
+	speed float64
 }
 
 // Open implements mcpserver.Launcher.
@@ -118,9 +126,64 @@ func (l sessionLauncher) Open(ctx context.Context, req mcpserver.OpenRequest) (m
 		// The call names its workspace as an argument, not a flag.
 		return nil, errors.New(strings.Replace(err.Error(), "--workspace ", "workspace ", 1))
 	}
-	hl, err := launch.Open(ctx, s, launch.HeadlessOptions{Goal: req.Goal, Show: req.Show, Traces: l.traces})
+	hl, err := launch.Open(ctx, s, launch.HeadlessOptions{Goal: req.Goal, Show: req.Show, Traces: l.traces, Speed: l.speed})
 	if err != nil {
 		return nil, err
 	}
 	return hl, nil
+}
+
+// Reopen implements mcpserver.Reopener: it carries on a journaled session
+// in its own workspace, with the model its journal names unless the
+// server's flags name one, as agenttui run --resume does.
+func (l sessionLauncher) Reopen(ctx context.Context, id string, show runtime.Sink) (mcpserver.Session, error) {
+	dir, err := journal.Dir()
+	if err != nil {
+		return nil, err
+	}
+	// Only a whole id names a journal: a prefix could name another.
+	if !isSessionID(id) || !fileExists(journal.Path(dir, id)) {
+		return nil, mcpserver.ErrUnknownSession
+	}
+	rp, err := journal.Load(journal.Path(dir, id))
+	if err != nil {
+		return nil, err
+	}
+	s := l.flags.Clone()
+	s.Workspace, s.Set["workspace"] = rp.Header.Workspace, true
+	if err := s.Resolve(); err != nil {
+		return nil, fmt.Errorf("session %s works in %s: %w", id, rp.Header.Workspace, err)
+	}
+	if rp, err = launch.LoadSession(s, id); err != nil {
+		return nil, err
+	}
+	hl, err := launch.Open(ctx, s, launch.HeadlessOptions{Replay: rp, Show: show, Traces: l.traces, Speed: l.speed})
+	if err != nil {
+		return nil, err
+	}
+	return hl, nil
+}
+
+// isSessionID reports whether id has the shape of the ids sessions are
+// given: the start time, then eight hex digits (20261202-080249-c5d22d4a).
+func isSessionID(id string) bool {
+	if len(id) != 24 || id[8] != '-' || id[15] != '-' {
+		return false
+	}
+	for i, c := range id {
+		switch {
+		case i == 8 || i == 15:
+		case i < 15 && c >= '0' && c <= '9':
+		case i > 15 && (c >= '0' && c <= '9' || c >= 'a' && c <= 'f'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// fileExists reports whether path names something that can be read.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

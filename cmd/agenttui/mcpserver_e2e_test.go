@@ -63,11 +63,6 @@ func needMCPClients(t *testing.T) {
 	}
 }
 
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
 // clientPlan is what client.mjs does; see the comment at its top.
 type clientPlan struct {
 	Transport string            `json:"transport"`
@@ -518,5 +513,38 @@ func TestMCPUsageErrors(t *testing.T) {
 		if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q", c.args, r.code, r.stderr)
 		}
+	}
+}
+
+// TestMCPServerContinuesAfterRestart checks that a session a server began,
+// which ended with a question, is carried on by continue_session on a
+// server started afresh (as a client that starts its servers anew does),
+// from its journal, and is listed there from then on.
+func TestMCPServerContinuesAfterRestart(t *testing.T) {
+	needMCPClients(t)
+	ws := workspaceWithNotes(t)
+	sc := scenario(t, "mcpserver/headless.json")
+	plan := mcpServer(t, "stdio", "--scenario", sc, "--workspace", ws, "--mode", "reads")
+	plan.Steps = []clientStep{{Tool: "run_goal", Arguments: map[string]any{"goal": "Change the notes."}}}
+	first := runClient(t, plan).Steps[0].result(t)
+	if first.StructuredContent["status"] != "refused" {
+		t.Fatalf("the first run gave %+v", first)
+	}
+	id := first.Meta["agenttui/session"].(string)
+
+	// Another server, started from another folder, in a fresh process.
+	plan = mcpServer(t, "stdio", "--scenario", sc, "--workspace", t.TempDir())
+	plan.Steps = []clientStep{
+		{Tool: "continue_session", Arguments: map[string]any{"session": id, "input": "yes"}},
+		{Tool: "list_sessions"},
+	}
+	rep := runClient(t, plan)
+	done := rep.Steps[0].result(t)
+	if done.StructuredContent["status"] != "succeeded" || done.texts()[0] != "Printed." || done.Meta["agenttui/session"] != id {
+		t.Fatalf("continue_session after a restart gave %+v", done)
+	}
+	sessions, _ := rep.Steps[1].result(t).StructuredContent["sessions"].([]any)
+	if len(sessions) != 1 || sessions[0].(map[string]any)["session"] != id || sessions[0].(map[string]any)["workspace"] != ws {
+		t.Errorf("list_sessions gave %v", sessions)
 	}
 }

@@ -62,6 +62,9 @@ type Headless struct {
 // goal. s becomes the session's own: Close closes its sandbox.
 func Open(ctx context.Context, s *Settings, o HeadlessOptions) (_ *Headless, err error) {
 	hl := &Headless{settings: s, goal: o.Goal}
+	if o.Replay != nil && o.Goal == "" {
+		hl.goal = o.Replay.Header.Goal
+	}
 	defer func() {
 		if err != nil {
 			hl.CloseSession()
@@ -152,8 +155,17 @@ func (hl *Headless) Goal() string { return hl.goal }
 // approval; nil applies the headless policy.
 func (hl *Headless) SetApprover(a approval.Approver) { hl.Policy.SetApprover(a) }
 
-// Run runs the session with input and returns its outcome.
+// Run runs the session with input and returns its outcome. A loaded
+// session whose last run was interrupted has that run carried on first
+// (see session.Resumption), once; input then follows it, unless the
+// carried run was stopped.
 func (hl *Headless) Run(ctx context.Context, input string) runtime.GoalOutcome {
+	if carry := hl.Carry.Run; carry != nil {
+		hl.Carry.Run = nil
+		if o := carry(ctx); ctx.Err() != nil {
+			return o
+		}
+	}
 	return hl.Host.Run(ctx, input)
 }
 

@@ -34,6 +34,21 @@ type Launcher interface {
 	Open(ctx context.Context, req OpenRequest) (Session, error)
 }
 
+// Reopener is a Launcher that can also reopen a journaled session the
+// server does not hold (one begun before the server restarted, as a client
+// that starts its servers afresh restarts them), so that continue_session
+// carries it on.
+type Reopener interface {
+	// Reopen loads session id from its journal and prepares it to go on,
+	// its events going to show. A session no journal holds is
+	// ErrUnknownSession; any other error is one line, returned as a tool
+	// error.
+	Reopen(ctx context.Context, id string, show runtime.Sink) (Session, error)
+}
+
+// ErrUnknownSession is what Reopen returns for a session no journal holds.
+var ErrUnknownSession = errors.New("unknown session")
+
 // OpenRequest is what run_goal asks of a session.
 type OpenRequest struct {
 	// Goal is the goal the session's first run pursues.
@@ -124,6 +139,10 @@ type entry struct {
 	running bool
 	outcome json.RawMessage
 	idle    chan struct{}
+	// reopening says the entry stands for a journaled session that the
+	// call holding it is reopening: it is in byID, so that no other call
+	// reopens the same journal, but not yet listed.
+	reopening bool
 }
 
 // hear passes the session's events to the progress of the call that runs
@@ -276,6 +295,12 @@ func (s *Server) take(id string) (*entry, error) {
 		return nil, errShuttingDown
 	}
 	e, ok := s.byID[id]
+	if _, can := s.launcher.(Reopener); !ok && can {
+		e = &entry{id: id, running: true, idle: make(chan struct{}), reopening: true}
+		s.byID[id] = e
+		s.calls.Add(1)
+		return e, nil
+	}
 	switch {
 	case !ok:
 		return nil, errUnknown
@@ -286,6 +311,26 @@ func (s *Server) take(id string) (*entry, error) {
 	e.idle = make(chan struct{})
 	s.calls.Add(1)
 	return e, nil
+}
+
+// adopt makes sess, reopened from its journal, the session of e, which the
+// calling tool call reserved with take, and lists it.
+func (s *Server) adopt(e *entry, sess Session) {
+	workspace, goal := sess.Workspace(), sess.Goal()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e.sess, e.workspace, e.goal, e.reopening = sess, workspace, goal, false
+	s.sessions = append(s.sessions, e)
+}
+
+// forget drops e, which take reserved for a session that could not be
+// reopened, and lets go of it.
+func (s *Server) forget(e *entry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.byID, e.id)
+	e.running = false
+	close(e.idle)
 }
 
 // settle records the outcome of a run of e, whose call still holds it.

@@ -111,6 +111,23 @@ func (s *Server) continueSession(ctx context.Context, req *mcp.CallToolRequest) 
 		return toolError(tool + ": " + err.Error()), nil
 	}
 	defer s.calls.Done()
+	if e.reopening {
+		openCtx, release := s.untilClosing(ctx)
+		sess, err := s.launcher.(Reopener).Reopen(openCtx, id, e.hear)
+		release()
+		switch {
+		case errors.Is(err, ErrUnknownSession):
+			s.forget(e)
+			return toolError(fmt.Sprintf("unknown session %q: list_sessions names the sessions this server holds", sanitize.Line(cut(id, 80)))), nil
+		case err != nil:
+			s.forget(e)
+			return toolError(tool + ": " + sanitize.Line(err.Error())), nil
+		case sess == nil:
+			s.forget(e)
+			return toolError(tool + ": session " + sanitize.Line(id) + " could not be reopened"), nil
+		}
+		s.adopt(e, sess)
+	}
 	return s.hold(ctx, req, tool, e, input), nil
 }
 
