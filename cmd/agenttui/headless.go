@@ -66,7 +66,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		speed = o.speed
 	}
 	hl, err := launch.Open(ctx, &o.Settings, launch.HeadlessOptions{Goal: o.goal, Replay: rp, Show: show, Traces: traceEnv, Speed: speed,
-		Started: func(h *session.Host) { prog.SetSession(o.Shell().Status(), h.TraceID()) }})
+		Started: func(h *session.Host) { prog.SetSession(o.Workspace, o.Shell().Status(), h.TraceID()) }})
 	if err != nil {
 		return 2, err
 	}

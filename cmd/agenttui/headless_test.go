@@ -186,6 +186,19 @@ func TestHeadlessHumanOutput(t *testing.T) {
 	}
 }
 
+// TestHeadlessNamesThePlayground checks that a run whose scenario carries
+// its workspace (the demo's is the sample project) names the folder it
+// really works in, a temporary copy, and not the folder it was started in.
+func TestHeadlessNamesThePlayground(t *testing.T) {
+	dir := t.TempDir()
+	r := runBinary(t, dir, "", "run", "fix it")
+	first, _, _ := strings.Cut(r.stderr, "\n")
+	_, ws, ok := strings.Cut(first, " · workspace ")
+	if !ok || ws == dir || !filepath.IsAbs(ws) {
+		t.Errorf("the session line names the workspace %q (started in %s):\n%s", ws, dir, r.stderr)
+	}
+}
+
 func TestHeadlessAnswersClarification(t *testing.T) {
 	ws := workspaceWithNotes(t)
 	sc := scenario(t, "refuses.json")

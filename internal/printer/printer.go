@@ -84,12 +84,13 @@ type Progress struct {
 func New(w io.Writer, workspace string) *Progress { return &Progress{w: w, workspace: workspace} }
 
 // SetSession gives what the session line says once the session is set up:
+// the workspace it works in (a scenario's playground is made only then),
 // whether shell commands run in a sandbox, and the session's trace (empty
 // when traces are off).
-func (p *Progress) SetSession(shell, trace string) {
+func (p *Progress) SetSession(workspace, shell, trace string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.shell, p.trace = shell, trace
+	p.workspace, p.shell, p.trace = workspace, shell, trace
 }
 
 // Event prints one event; it is a runtime.Sink.

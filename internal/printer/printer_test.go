@@ -17,7 +17,7 @@ import (
 func TestProgressPrintsARunSafely(t *testing.T) {
 	var b bytes.Buffer
 	p := New(&b, "/w")
-	p.SetSession("shell: sandboxed (workspace-write, no network)", "")
+	p.SetSession("/w", "shell: sandboxed (workspace-write, no network)", "")
 	writes := tool.Writes(tool.Paths("/w/a.txt"))
 	for _, e := range []runtime.Event{
 		runtime.RunStarted{Session: "s1", Goal: "go", Input: "go", Model: "demo", Mode: "reads"},
