@@ -27,7 +27,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 // the agent's questions in order. A scenario plays its delays, which stand
 // for the time a model takes to reply.
 func runCase(ctx context.Context, c *eval.Case, workspace string) eval.Attempt {
-	s := &launch.Settings{Workspace: workspace, Mode: approval.Mode(c.Mode), MaxParallel: 8,
+	s := &launch.Settings{Workspace: workspace, Mode: approval.Mode(c.Mode),
 		Set: map[string]bool{"workspace": true, "mode": true, "model": true}}
 	if c.Scenario {
 		s.Scenario = c.Model

@@ -104,7 +104,7 @@ func (s *Server) continueSession(ctx context.Context, req *mcp.CallToolRequest) 
 	e, err := s.take(id)
 	switch {
 	case errors.Is(err, errUnknown):
-		return toolError(fmt.Sprintf("unknown session %q: list_sessions names the sessions this server holds", sanitize.Line(cut(id, 80)))), nil
+		return unknownSession(id), nil
 	case errors.Is(err, errBusy):
 		return toolError(fmt.Sprintf("session %s is running; its result comes back to the call that started it", sanitize.Line(id))), nil
 	case err != nil:
@@ -118,7 +118,7 @@ func (s *Server) continueSession(ctx context.Context, req *mcp.CallToolRequest) 
 		switch {
 		case errors.Is(err, ErrUnknownSession):
 			s.forget(e)
-			return toolError(fmt.Sprintf("unknown session %q: list_sessions names the sessions this server holds", sanitize.Line(cut(id, 80)))), nil
+			return unknownSession(id), nil
 		case err != nil:
 			s.forget(e)
 			return toolError(tool + ": " + sanitize.Line(err.Error())), nil
@@ -188,4 +188,10 @@ func (s *Server) hold(ctx context.Context, req *mcp.CallToolRequest, tool string
 		}
 		return outcomeResult(e.id, o, raw)
 	}
+}
+
+// unknownSession is continue_session's answer for a session neither the
+// server nor, when it can reopen sessions, a journal holds.
+func unknownSession(id string) *mcp.CallToolResult {
+	return toolError(fmt.Sprintf("unknown session %q: list_sessions names the sessions this server holds", sanitize.Line(cut(id, 80))))
 }
