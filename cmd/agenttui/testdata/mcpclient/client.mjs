@@ -14,12 +14,14 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const plan = JSON.parse(process.argv[2]);
 const out = { tools: null, steps: [] };
 let current = null;
 let lastSession = null;
+// The abort controller of the step's call, which cancel_on uses.
+let controller = null;
 
 const capabilities = plan.elicit ? { elicitation: {} } : {};
 const client = new Client({ name: "agenttui-test-client", version: "1.0.0" }, { capabilities });
@@ -50,6 +52,22 @@ if (plan.elicit) {
   });
 }
 
+// The client hears progress itself rather than through a call's onprogress:
+// the SDK hands a notification to onprogress a moment after it arrives, and
+// by then the call's response, read in the same chunk, may have closed the
+// call and made its token unknown (typescript-sdk#2580), so the last
+// messages before the result would be lost. A notification handler of its
+// own runs before the caller sees the result. Only one call is open at a
+// time, so each message belongs to the current step.
+client.setNotificationHandler(ProgressNotificationSchema, (n) => {
+  const p = n.params;
+  current.progress.push({ progress: p.progress, message: p.message });
+  const step = current.step;
+  if (step.cancel_on && p.message && p.message.includes(step.cancel_on)) {
+    controller.abort("the test cancels the run");
+  }
+});
+
 const transport =
   plan.transport === "http"
     ? new StreamableHTTPClientTransport(new URL(plan.url))
@@ -74,16 +92,12 @@ try {
     for (const k of Object.keys(args)) {
       if (args[k] === "$session") args[k] = lastSession;
     }
-    const controller = new AbortController();
+    controller = new AbortController();
     const options = {
       signal: controller.signal,
       timeout: 120000,
-      onprogress: (p) => {
-        current.progress.push({ progress: p.progress, message: p.message });
-        if (step.cancel_on && p.message && p.message.includes(step.cancel_on)) {
-          controller.abort("the test cancels the run");
-        }
-      },
+      // Asks for progress; the notification handler above records it.
+      onprogress: () => {},
     };
     try {
       let result = await client.callTool({ name: step.tool, arguments: args }, undefined, options);
