@@ -28,7 +28,7 @@ func TestBoardBatches(t *testing.T) {
 		"batch 1 · 2 calls run together", "batch 2",
 		"#1 read_file", "#3 read_file", "▶ running",
 		"#2 edit_file", "? needs approval (then waits for #1) · mode:reads: reads",
-		"running 2 · waiting 0", "? 1 need approval")
+		"running 2 · waiting 0", "? 1 call to approve")
 	// The detail pane of the pending call says in full why it asks.
 	h.key("down")
 	h.key("down")

@@ -16,6 +16,7 @@ import (
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/agenttui/agenttui/runtime/workspace"
+	"github.com/agenttui/agenttui/tui/board"
 	"github.com/agenttui/agenttui/tui/transcript"
 )
 
@@ -100,6 +101,12 @@ func TestGrantKeySafety(t *testing.T) {
 		if h.m.grant.Shown() {
 			t.Fatal(`"g2" in one message opened the chooser`)
 		}
+		// Text holds the grant key back too, until the person stops typing.
+		h.key("g")
+		if h.m.grant.Shown() {
+			t.Fatal(`g right after typing "g2" opened the chooser`)
+		}
+		h.clock.advance(board.TypingPause)
 		h.key("g")
 		h.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("21")})
 		h.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2"), Paste: true})
@@ -226,9 +233,10 @@ func TestGrantReleasesWaitingCalls(t *testing.T) {
 	// The board counts a call as needing approval from its decision on;
 	// the request that g answers comes after its preview. The hint offers
 	// g once the focused call's request is there.
-	wait("both writes asking", func(b []byte) bool {
-		return bytes.Contains(b, []byte("2 need(s) approval")) && bytes.Contains(b, []byte("y approve · n skip · g grant"))
-	})
+	wait("both writes asking", has("2 need(s) approval"))
+	// Focus stays in the input the goal came from: tab goes to the board.
+	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+	wait("the board's approval keys", has("y approve · n skip · g grant"))
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("g")})
 	wait("the chooser", has("allow write_file within docs/"))
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})

@@ -174,14 +174,26 @@ func keyMsg(name string) tea.KeyMsg {
 // view returns the screen.
 func (h *harness) view() string { return h.m.View() }
 
-// startRun submits a goal, as the person would, and marks the run active.
+// startRun submits a goal, as the person would, marks the run active, and
+// moves focus to the board with tab, as a person who means to approve does.
 func (h *harness) startRun(goal string) {
+	h.t.Helper()
+	h.sendGoal(goal)
+	h.key("tab")
+}
+
+// sendGoal submits a goal, as the person would, and marks the run active;
+// focus stays in the input.
+func (h *harness) sendGoal(goal string) {
 	h.t.Helper()
 	h.m.input.SetValue(goal)
 	h.m.setFocus(focusInput)
 	h.key("enter")
 	if h.m.run == nil {
 		h.t.Fatalf("enter did not start a run; note: %q", h.m.note)
+	}
+	if h.m.focus != focusInput {
+		h.t.Fatalf("focus moved to the %s when the goal was sent; it stays in the input", h.m.focus)
 	}
 	h.feed(runtime.RunStarted{Session: "s", Goal: goal, Input: goal, Model: "scenario:test", Mode: "reads", At: runtime.Time{Time: h.clock.now()}})
 }

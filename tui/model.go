@@ -86,6 +86,9 @@ type Model struct {
 
 	width, height int
 	focus         focusArea
+	// typing is when the person last typed text, shared with every board
+	// so that text typed anywhere holds back the approval keys.
+	typing *board.Typing
 
 	transcript transcript.Model
 	board      board.Model
@@ -189,7 +192,9 @@ func (m *Model) newBoard() board.Model {
 	if grace == 0 {
 		grace = DefaultGrace
 	}
-	return board.New(m.opts.Workspace, m.now, grace, m.keys.Board, m.styles)
+	b := board.New(m.opts.Workspace, m.now, grace, m.keys.Board, m.styles)
+	b.SetTyping(m.typing)
+	return b
 }
 
 // New returns the console for opts.
@@ -217,6 +222,7 @@ func New(opts Options) Model {
 		export:    newExport(opts.Workspace),
 		tasks:     taskview.New(),
 		taskLogs:  map[string]*transcript.Model{},
+		typing:    new(board.Typing),
 	}
 	m.board = m.newBoard()
 	m.transcript = transcript.New(m.keys.Transcript, m.styles)
@@ -253,7 +259,7 @@ func New(opts Options) Model {
 		m.note = "Enter starts the demo (edit the goal first if you like) · f1 lists every key"
 		m.transcript.Add(transcript.Note{Text: "This is the built-in demo: a scripted model works on a copy of a sample project " +
 			"in a temporary folder, so nothing of yours is touched. Calls that may change files wait for your approval: " +
-			"focus one on the board and press y to approve or n to skip it."})
+			"press tab to reach the board, then y to approve or n to skip the call that waits."})
 	default:
 		m.note = "Type a goal and press enter · f1 lists every key"
 	}
@@ -335,7 +341,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.spin, cmd = m.spin.Update(msg)
 		cmds = append(cmds, cmd)
 	case board.GraceEndMsg:
-		// Only a redraw: the hints change now that the keys work.
+		// A redraw, since the hints change now that the keys work; or,
+		// when the person typed again meanwhile, a wait for the next.
+		cmds = append(cmds, m.activeBoard().Rearm(msg))
 	case editorDone:
 		m.editorReturned(msg)
 	case inputEdited:
@@ -375,6 +383,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// arrive as pilotWake and go to key directly.
 		used, paused := m.personKey(msg)
 		if !used {
+			if m.typesText(msg) {
+				cmds = append(cmds, m.activeBoard().Typed())
+			}
 			cmds = append(cmds, m.key(msg))
 		}
 		if paused && m.note == "" {
@@ -383,13 +394,31 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pilotWake:
 		cmds = append(cmds, m.wakePilot(msg))
 	default:
-		if input.IsShiftEnter(msg) && m.focus == focusInput && !m.help.open && !m.grant.Shown() && !m.diffScreen.Shown() && !m.overlaid() {
+		if input.IsShiftEnter(msg) && m.focus == focusInput && !m.modal() {
 			m.input.Newline()
 		}
 	}
 	cmds = append(cmds, m.startTicking(), m.drivePilot())
 	m.layout()
 	return m, tea.Batch(cmds...)
+}
+
+// typesText reports whether a key the person pressed is typed text: a
+// printable key that goes to the input, or several runes or a paste
+// anywhere. Text holds the approval keys back for board.TypingPause.
+func (m *Model) typesText(msg tea.KeyMsg) bool {
+	if msg.Paste || msg.Type == tea.KeyRunes && len(msg.Runes) > 1 {
+		return true
+	}
+	printable := (msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace) && !msg.Alt
+	return printable && m.focus == focusInput && !m.modal()
+}
+
+// modal reports whether a screen that takes every key is open above the
+// console: the trust question, the help, the grant chooser, the
+// full-screen diff, the undo preview or the rewind picker.
+func (m *Model) modal() bool {
+	return m.trust.Shown() || m.help.open || m.grant.Shown() || m.diffScreen.Shown() || m.overlaid()
 }
 
 func (m *Model) setFocus(f focusArea) {
@@ -471,6 +500,11 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		m.setFocus((m.focus + 1) % 3)
+		if m.focus == focusBoard && m.activeBoard().FocusPending() {
+			// The person came to the board: what waits for them is
+			// what they came for.
+			m.detail.FocusChanged()
+		}
 		return nil
 	case key.Matches(msg, g.PageUp, g.PageDown):
 		tr := m.activeTranscript()

@@ -25,8 +25,8 @@ func TestDemoOpensWithHeaderAndPrefilledGoal(t *testing.T) {
 		t.Fatal("the console started something before the person pressed enter")
 	}
 	h.key("enter")
-	if h.m.run == nil || h.m.focus != focusBoard {
-		t.Fatalf("enter did not start the demo and move focus to the board (focus %s)", h.m.focus)
+	if h.m.run == nil || h.m.focus != focusInput {
+		t.Fatalf("enter did not start the demo, or moved focus from the input (focus %s)", h.m.focus)
 	}
 }
 

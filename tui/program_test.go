@@ -68,6 +68,9 @@ func TestProgramWithRealAgent(t *testing.T) {
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
 			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
 	}
+	// Focus stays in the input; the hints say tab reaches the call.
+	wait("tab approve on the board")
+	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
 	wait("y approve · n skip")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
 	wait("Which colour?")

@@ -371,7 +371,9 @@ func (m *Model) launch(fn func(ctx context.Context) runtime.GoalOutcome) tea.Cmd
 	}
 	m.note = ""
 	m.transcript.ToBottom()
-	m.setFocus(focusBoard)
+	// Focus stays where the person left it, usually the input they just
+	// sent from: the board takes focus only when they move it there, so
+	// text they go on typing can never answer a call.
 	bridge := m.bridge
 	// What the first answer's Markdown needs is set up beside the run,
 	// while the model thinks, rather than before the first frame (which

@@ -228,3 +228,53 @@ func TestRequestGoneLeavesBoard(t *testing.T) {
 	}
 	mustContain(t, h.view(), "not waiting for approval")
 }
+
+// TestTypingOnNeverApproves is the person who sends a goal and goes on
+// typing at an ordinary pace while a write comes to ask: every key is text,
+// none answers the call, the status bar says a call waits and how to reach
+// it, and the approval keys work only once they have stopped typing.
+func TestTypingOnNeverApproves(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.sendGoal("write the note")
+	const typed = "yes please, and all of it"
+	// The request arrives between the third and the fourth key.
+	req := request(1, 1, 0, "write_file", t0.Add(900*time.Millisecond))
+	for i, r := range typed {
+		if i == 3 {
+			h.feed(runtime.ReplyReceived{Turn: 1, Calls: []runtime.PlannedCall{pc(0, "write_file", `{"path":"note.txt","content":"hi"}`, writes("note.txt"), 1)}},
+				decide(1, 0, "ask", "mode:reads", "reads mode asks"), req)
+		}
+		h.clock.advance(300 * time.Millisecond)
+		key := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}
+		if r == ' ' {
+			key = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{r}}
+		}
+		h.update(key)
+		if a, ok := answered(req); ok {
+			t.Fatalf("typing %q answered the call: %+v", typed[:i+1], a)
+		}
+	}
+	if h.m.focus != focusInput || h.m.input.Value() != typed {
+		t.Fatalf("focus on the %s, input %q; want the input holding %q", h.m.focus, h.m.input.Value(), typed)
+	}
+	mustContain(t, h.view(), "? 1 call to approve", "tab approve on the board")
+
+	// Tab takes the person to the board, onto the call; y right after
+	// typing is still held back, and says why.
+	h.key("tab")
+	if h.m.focus != focusBoard || h.m.board.Focused() == nil || h.m.board.Focused().Req == nil {
+		t.Fatalf("tab did not bring focus to the waiting call (focus %s)", h.m.focus)
+	}
+	mustContain(t, h.view(), "approval keys paused: you are typing")
+	h.key("y")
+	if a, ok := answered(req); ok {
+		t.Fatalf("y 0.3 s after the last typed key answered the call: %+v", a)
+	}
+	mustContain(t, h.view(), "y ignored: you are typing")
+	h.clock.advance(board.TypingPause)
+	mustContain(t, h.view(), "y approve · n skip")
+	h.key("y")
+	if a, ok := answered(req); !ok || !a.Approve {
+		t.Fatalf("y after the pause did not approve: %+v %v", a, ok)
+	}
+}

@@ -57,7 +57,7 @@ func (statusBar) View(st *text.Styles, width int, s statusInfo) string {
 		}
 		parts = append(parts, st.Accent.Render(p))
 		if s.asking > 0 {
-			parts = append(parts, st.Warn.Render(fmt.Sprintf("%s %d need approval", text.SymAsk, s.asking)))
+			parts = append(parts, st.Warn.Render(asking(s.asking)))
 		}
 	case s.ended != "":
 		parts = append(parts, s.ended)
@@ -98,6 +98,15 @@ func (statusBar) View(st *text.Styles, width int, s statusInfo) string {
 		parts = append(append(parts, used...), st.Key.Render(s.hints))
 	}
 	return text.Cut(strings.Join(parts, st.Dim.Render(" │ ")), width)
+}
+
+// asking says how many calls wait for the person: "? 1 call to approve",
+// "? 3 calls to approve". It is short, since it must survive a narrow bar.
+func asking(n int) string {
+	if n == 1 {
+		return text.SymAsk + " 1 call to approve"
+	}
+	return fmt.Sprintf("%s %d calls to approve", text.SymAsk, n)
 }
 
 // clockTime renders a time of day for "waiting since".

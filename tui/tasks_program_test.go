@@ -97,7 +97,9 @@ func TestProgramWithTasks(t *testing.T) {
 	key := func(k tea.KeyMsg) { tm.Send(k) }
 	// The writing task asks before it starts; the reading one runs.
 	wait("general · Fix the API page · writes docs", "? needs approval")
-	key(tea.KeyMsg{Type: tea.KeyDown})
+	// Tab takes focus from the input to the board, onto the call that
+	// waits.
+	key(tea.KeyMsg{Type: tea.KeyTab})
 	wait("▸ #2 task")
 	key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
 	// Its agent's write asks in turn, under the task's row.

@@ -211,11 +211,11 @@ func TestTaskRunFinishedLeavesTheSessionRunning(t *testing.T) {
 func TestStatusCountsTaskRequests(t *testing.T) {
 	h := twoTasks(t, true)
 	h.feed(taskRequest(7, []string{"1.0"}, 1, 0, "edit_file", apiPreview("sha256:a")))
-	mustContain(t, h.view(), "? 1 need approval")
+	mustContain(t, h.view(), "? 1 call to approve")
 	stray := taskRequest(9, []string{"3.4"}, 2, 5, "write_file", apiPreview("sha256:b"))
 	h.feed(stray)
 	screen := h.view()
-	mustContain(t, screen, "? 2 need approval", "waiting for you: tasks' calls without a row above",
+	mustContain(t, screen, "? 2 calls to approve", "waiting for you: tasks' calls without a row above",
 		"↳ task #5 · write_file docs/api.md")
 	if _, ok := answered(stray); ok {
 		t.Fatal("the request of an unknown task was skipped")
@@ -272,7 +272,7 @@ func TestTaskInsideTask(t *testing.T) {
 	req := taskRequest(11, []string{"1.0", "2.0"}, 1, 0, "write_file", apiPreview("sha256:deep"))
 	h.feed(req)
 	h.clock.advance(time.Second)
-	mustContain(t, h.view(), "↳ task #1 explore · write_file docs/api.md", "? 1 need approval")
+	mustContain(t, h.view(), "↳ task #1 explore · write_file docs/api.md", "? 1 call to approve")
 	h.key("enter")
 	mustContain(t, h.view(), "session › task #1 explore: Survey the docs · Calls · turn 2 · 1 call(s) · 1 need(s) approval",
 		"#1 task explore · Look deeper")

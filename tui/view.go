@@ -287,6 +287,8 @@ func (m Model) hints() string {
 		return "keys paused ½ s: look at the points first · esc cancel"
 	case m.rewind.Shown():
 		return "↑↓ choose a point · 1 code and conversation · 2 code only · 3 conversation only · esc cancel"
+	case m.grant.Shown() && m.activeBoard().Typing():
+		return "grant keys paused: you are typing · esc close"
 	case m.grant.Shown() && !m.activeBoard().Armed():
 		return "grant keys paused ½ s: the approvals just changed · esc close"
 	case m.grant.Shown():
@@ -301,6 +303,9 @@ func (m Model) hints() string {
 		return "tab complete · ↑↓ choose · enter run · esc close"
 	case m.focus == focusInput && m.nested != nil:
 		return "esc back to the session · tab board · ctrl+j new line · ctrl+c×2 quit"
+	case m.focus == focusInput && m.run != nil && len(m.activeBoard().Pending()) > 0:
+		// The status bar says what waits; this says how to reach it.
+		return "tab approve on the board · esc stop · ctrl+j new line · ctrl+c×2 quit"
 	case m.focus == focusInput && m.run != nil:
 		return "esc stop · tab board · ctrl+j new line · ctrl+c×2 quit"
 	case m.focus == focusInput:
@@ -328,6 +333,8 @@ func (m Model) boardHints() string {
 	}
 	onTask := ab.FocusOnTask()
 	switch {
+	case c != nil && c.Req != nil && ab.Typing():
+		return "approval keys paused: you are typing; they work 1½ s after the last key"
 	case c != nil && c.Req != nil && !ab.Armed():
 		return "approval keys paused ½ s: the approval just changed"
 	case c != nil && c.Req != nil && onTask:

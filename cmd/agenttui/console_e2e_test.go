@@ -78,6 +78,17 @@ func approveWhenReady(t *testing.T, term *termtest.Term, focused string) {
 	pressWhenReady(t, term, focused, "y")
 }
 
+// toBoard waits until a call waits for the person and the input's hints
+// say so, then moves focus to the board with tab, as the person does to
+// answer it: sending a goal leaves focus in the input, and tab lands on the
+// first call that waits.
+func toBoard(t *testing.T, term *termtest.Term) {
+	t.Helper()
+	term.WaitFor("tab approve on the board", e2eStep)
+	term.Key("tab")
+	term.WaitForFunc("focus on the board", func(s string) bool { return strings.Contains(screenRows(s)[0], "focus board") }, e2eStep)
+}
+
 // pressWhenReady waits until the focused call asks for approval and the
 // approval keys work, then presses k.
 func pressWhenReady(t *testing.T, term *termtest.Term, focused, k string) {
@@ -115,11 +126,10 @@ func TestConsoleDemo(t *testing.T) {
 			t.Fatalf("turn 4's board lacks %q:\n%s", want, s)
 		}
 	}
-	// Focus the edit (display order: #1, #3, #2): its details show the
-	// one-line fix as a diff. Approve it.
-	term.Key("down")
-	term.WaitFor("── #3 read_file", e2eStep)
-	term.Key("down")
+	// Focus the edit (display order: #1, #3, #2): tab reaches the board,
+	// onto the edit, the call that waits; its details show the one-line
+	// fix as a diff. Approve it.
+	toBoard(t, term)
 	s = term.WaitFor("change: pager.go · +1 −1", e2eStep)
 	for _, want := range []string{"-     return total / size", "+     return (total + size - 1) / size"} {
 		if !strings.Contains(s, want) {
@@ -178,6 +188,7 @@ func TestConsoleSkipWithReason(t *testing.T) {
 	  {"expect": ["Skipped by the person: keep the build folder"], "text": "Understood: leaving the build folder alone.",
 	   "calls": [{"name": "finish", "args": {"summary": "Left the build folder alone."}}]}]}`)
 	term := startConsole(t, e2eCols, e2eRows, nil, "--scenario", sc, "clean up")
+	toBoard(t, term)
 	term.WaitForFunc("run_shell ready for approval", func(s string) bool {
 		return strings.Contains(s, "── #1 run_shell") && strings.Contains(s, "y approve · n skip")
 	}, e2eStep)

@@ -60,7 +60,8 @@ func TestExportRoundTrip(t *testing.T) {
 	term.WaitFor("Goal ›", e2eStep)
 	command(t, term, "tidy the project")
 	term.WaitFor("Calls · turn 1", e2eStep)
-	term.Key("down")
+	// Tab reaches the board on the first call that waits, the shell's.
+	toBoard(t, term)
 	pressWhenReady(t, term, "#2 run_shell", "n")
 	term.WaitFor("Skip #2 run_shell · reason ›", e2eStep)
 	term.Type("keep the build folder")
@@ -73,6 +74,7 @@ func TestExportRoundTrip(t *testing.T) {
 		return strings.Contains(s, "Answer ›") && strings.Contains(s, "? question │") && strings.Contains(s, "focus input")
 	}, e2eStep)
 	command(t, term, "b please")
+	toBoard(t, term)
 	term.WaitForFunc("both docs asking, #1 focused", func(s string) bool {
 		return strings.Contains(s, "2 need(s) approval") && strings.Contains(s, "── #1 write_file") && strings.Contains(s, "g grant")
 	}, e2eStep)
@@ -83,6 +85,7 @@ func TestExportRoundTrip(t *testing.T) {
 		return strings.Contains(s, "Wrote a, docs/b and docs/c.") && strings.Contains(s, "✓ succeeded │") && strings.Contains(s, "focus input")
 	}, e2eStep)
 	command(t, term, "also d")
+	toBoard(t, term)
 	approveWhenReady(t, term, "#1 write_file")
 	s := term.WaitFor("Done with d.", e2eStep)
 	id := sessionID(t, s)

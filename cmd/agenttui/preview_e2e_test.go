@@ -41,6 +41,7 @@ func TestConsoleApprovalBoundToThePreview(t *testing.T) {
 	  {"expect": ["Replaced a.txt", "Edited a.txt"], "text": "Both changes are in."}]}`)
 	term := startConsole(t, e2eCols, e2eRows, nil, "--workspace", ws, "--scenario", sc, "change a.txt")
 	term.WaitForFunc("both calls asking", func(s string) bool { return strings.Contains(s, "2 need(s) approval") }, e2eStep)
+	toBoard(t, term)
 
 	// The edit first: its change is provisional.
 	term.Key("down")
@@ -88,6 +89,7 @@ func TestConsoleEditBeforeApproving(t *testing.T) {
 	  {"expect": ["The person edited your change to a.txt before approving it", "+Two, as the person wants it", "-TWO"],
 	   "text": "I see you changed it; keeping your version."}]}`)
 	term := startConsole(t, e2eCols, e2eRows, []string{"EDITOR=" + editor, "VISUAL="}, "--workspace", ws, "--scenario", sc, "edit a.txt")
+	toBoard(t, term)
 	pressWhenReady(t, term, "#1 edit_file", "e")
 	s := term.WaitFor("keeping your version", e2eStep)
 	if !strings.Contains(s, "approved with your own version") && !strings.Contains(s, "✓ #1 edit_file") {

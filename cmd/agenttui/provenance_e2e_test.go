@@ -167,6 +167,7 @@ func TestConsoleShowsWhereACommandCameFrom(t *testing.T) {
 	if !strings.Contains(s, "«"+evilCommand+"»") {
 		t.Fatalf("the copied span is not marked:\n%s", s)
 	}
+	toBoard(t, term)
 	pressWhenReady(t, term, "#1 run_shell", "n")
 	term.WaitFor("Skip #1 run_shell · reason ›", e2eStep)
 	term.Key("enter")

@@ -214,6 +214,7 @@ func TestConsoleEscalation(t *testing.T) {
 	if _, err := os.Stat(report); err == nil {
 		t.Fatal("the report was written before the person approved")
 	}
+	toBoard(t, term)
 	approveWhenReady(t, term, "#1 run_shell")
 	term.WaitFor("✓ Succeeded", e2eStep)
 	if data, err := os.ReadFile(report); err != nil || string(data) != "report\n" {

@@ -25,6 +25,7 @@ func TestConsoleTaskApprovalOnTheSessionBoard(t *testing.T) {
 	  {"expect": ["docs/api.md"], "calls": [{"name": "finish", "args": {"summary": "api docs mended"}}]}]}}}`)
 	term := startConsole(t, e2eCols, e2eRows, nil, "--workspace", ws, "--mode", "reads", "--scenario", sc, "mend the docs")
 	// The task may write, so reads mode asks before it starts.
+	toBoard(t, term)
 	pressWhenReady(t, term, "#1 task", "y")
 	// Its agent's edit asks in turn, on the session's board, under the
 	// task's row and named by it.

@@ -339,6 +339,7 @@ func TestConsoleTracesAnApproval(t *testing.T) {
 	  {"calls": [{"name": "finish", "args": {"summary": "Wrote the notes."}}]}]}`)
 	term := startConsole(t, e2eCols, e2eRows, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + col.srv.URL},
 		"--scenario", sc, "write the notes")
+	toBoard(t, term)
 	approveWhenReady(t, term, "#1 write_file")
 	term.WaitFor("✓ Succeeded", e2eStep)
 	term.Key("ctrl+c")

@@ -51,6 +51,9 @@ type Model struct {
 	graceUntil time.Time
 	graceSeq   int
 	last       approvalSig
+	// typing, when set, is the console's record of the person's typing,
+	// which holds the approval keys back as the grace period does.
+	typing *Typing
 }
 
 // rowKey names a focusable row: a call of the reply (ask nil), or a task's
@@ -212,6 +215,23 @@ func (b *Model) SetFocusCall(c *callview.Call) bool {
 	return false
 }
 
+// FocusPending focuses the first row in display order that waits for the
+// person, as the person would, unless the focused one does; it reports
+// whether focus moved.
+func (b *Model) FocusPending() bool {
+	if c := b.Focused(); c != nil && c.Req != nil {
+		return false
+	}
+	for _, e := range b.entries() {
+		if e.call != nil && e.call.Req != nil {
+			b.focus = e.key
+			b.PersonChange()
+			return true
+		}
+	}
+	return false
+}
+
 // Rows returns the calls of the focusable rows in display order: each call
 // of the reply, followed by the waiting calls of the task it runs, then the
 // waiting calls of tasks without a row.
@@ -248,9 +268,14 @@ func (b *Model) Pending() []*callview.Call {
 	return out
 }
 
-// GraceUntil returns when the approval keys work again; a time in the past
-// when they work now.
-func (b *Model) GraceUntil() time.Time { return b.graceUntil }
+// GraceUntil returns when the approval keys work again, after the grace
+// period and the pause after typing; a time in the past when they work now.
+func (b *Model) GraceUntil() time.Time {
+	if t := b.typing.Until(); t.After(b.graceUntil) {
+		return t
+	}
+	return b.graceUntil
+}
 
 // GraceSeq returns the number of the latest grace period, which its
 // GraceEndMsg carries.
@@ -306,13 +331,51 @@ func (b *Model) ExternalChange() tea.Cmd {
 		}
 	}
 	changed := gained || moved || n.turn != o.turn || n.focus != o.focus || (n.focusedReq != 0 && n.focusedReq != o.focusedReq)
-	if !changed || len(n.pending) == 0 || b.grace <= 0 {
+	if !changed || len(n.pending) == 0 {
 		return nil
 	}
-	b.graceUntil = b.now().Add(b.grace)
+	if b.grace > 0 {
+		b.graceUntil = b.now().Add(b.grace)
+	}
+	return b.redrawWhenArmed()
+}
+
+// redrawWhenArmed returns the command that redraws the board once its
+// approval keys work again, or nil when they work now. It is a single
+// timer, which ends the pause the console is in.
+func (b *Model) redrawWhenArmed() tea.Cmd {
+	wait := b.GraceUntil().Sub(b.now())
+	if wait <= 0 {
+		return nil
+	}
 	b.graceSeq++
 	seq := b.graceSeq
-	return tea.Tick(b.grace, func(time.Time) tea.Msg { return GraceEndMsg{Seq: seq} })
+	return tea.Tick(wait, func(time.Time) tea.Msg { return GraceEndMsg{Seq: seq} })
+}
+
+// Typed records that the person typed text, holding the approval keys back
+// for TypingPause, and returns the command that redraws the board when they
+// work again: nil when nothing on the board waits for the person, as then
+// the pause shows nowhere.
+func (b *Model) Typed() tea.Cmd {
+	if b.typing == nil {
+		return nil
+	}
+	b.typing.Typed(b.now())
+	if len(b.Pending()) == 0 {
+		return nil
+	}
+	return b.redrawWhenArmed()
+}
+
+// Rearm is called when a GraceEndMsg arrives: when the keys are still held
+// back (the person typed again meanwhile), it returns the command that
+// redraws the board when they are not.
+func (b *Model) Rearm(msg GraceEndMsg) tea.Cmd {
+	if msg.Seq != b.graceSeq || len(b.Pending()) == 0 {
+		return nil
+	}
+	return b.redrawWhenArmed()
 }
 
 // PersonChange records a change the person made (moving focus, answering),
@@ -330,8 +393,13 @@ func (b *Model) settle() {
 	}
 }
 
-// Armed reports whether the approval keys work now.
-func (b *Model) Armed() bool { return !b.now().Before(b.graceUntil) }
+// Armed reports whether the approval keys work now: the grace period after
+// a change is over and the person is not typing.
+func (b *Model) Armed() bool { return !b.now().Before(b.graceUntil) && !b.typingNow() }
+
+// Typing reports whether the approval keys are held back because the person
+// typed text within TypingPause.
+func (b *Model) Typing() bool { return b.typingNow() }
 
 // Update handles a key while the board has focus.
 func (b *Model) Update(msg tea.KeyMsg) Action {
@@ -377,7 +445,10 @@ func (b *Model) opens() bool {
 // approval handles y, n, g, a and A.
 func (b *Model) approval(msg tea.KeyMsg) Action {
 	k := msg.String()
-	if !b.Armed() {
+	switch {
+	case b.typingNow():
+		return Action{Note: fmt.Sprintf("%s ignored: you are typing; approval keys work 1½ s after the last typed key", k)}
+	case !b.Armed():
 		return Action{Note: fmt.Sprintf("%s ignored: the approvals under focus just changed; look, then press it again", k)}
 	}
 	cur := b.current()
