@@ -161,7 +161,9 @@ func (m *Model) idle(what string) string {
 }
 
 func (m *Model) cmdHelp(string) tea.Cmd {
-	m.help.open = true
+	if !m.help.Shown() {
+		m.toggleHelp()
+	}
 	return nil
 }
 

@@ -116,10 +116,10 @@ func TestUnknownCommandIsNeverSent(t *testing.T) {
 func TestHelpAndQuitCommands(t *testing.T) {
 	h := newHarness(t, Options{})
 	h.command("/he") // a unique prefix is enough
-	if !h.m.help.open {
+	if !h.m.help.Shown() {
 		t.Fatal("/help did not open the help")
 	}
-	mustContain(t, h.view(), "Slash commands", "/model <provider:name>", "/export [file]", "ctrl+r", "ctrl+g", "ctrl+j")
+	mustContain(t, h.helpScreens("pgdown"), "Slash commands", "/model <provider:name>", "/export [file]", "/quit", "ctrl+r", "ctrl+g", "ctrl+j")
 	h.key("esc")
 	if _, ok := h.commandMsg("/quit").(tea.QuitMsg); !ok {
 		t.Fatal("/quit did not quit")

@@ -18,8 +18,9 @@
 // # A root and its parts
 //
 // Model is the root. It routes messages and keys, keeps the focus, lays the
-// screen out, draws the header, the status bar and the help, carries out the
-// slash commands, and applies the runtime's events to the view of the reply.
+// screen out, draws the header and the status bar, gathers what the help
+// lists, carries out the slash commands, and applies the runtime's events
+// to the view of the reply.
 // Each part of the screen is a package beneath it that imports neither this
 // package nor another part, only the shared leaves: tui/callview (the view
 // of the reply and its calls, which every part reads), tui/internal/text
@@ -28,10 +29,12 @@
 // tui/board (the call board, its approval keys and their grace period),
 // tui/detail (the detail pane and the full-screen diff), tui/transcript,
 // tui/input (the text, its history and the slash-command menu), tui/grant
-// (the grant chooser) and tui/autopilot (a pure function from what the
-// screen shows to the next key). A part's Update returns an action value
-// saying what the person asked for; the root performs it. Key maps and
-// styles are values the root hands down.
+// (the grant chooser), tui/help (every key and command, scrolling as a
+// pager; the root hands it its key maps and commands as plain sections)
+// and tui/autopilot (a pure function from what the screen shows to the
+// next key). A part's Update returns an action value saying what the
+// person asked for; the root performs it. Key maps and styles are values
+// the root hands down.
 //
 // # Tasks
 //

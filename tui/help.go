@@ -3,90 +3,62 @@ package tui
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/x/ansi"
+	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/agenttui/agenttui/tui/internal/text"
+	"github.com/agenttui/agenttui/tui/help"
 )
 
-// helpOverlay is the overlay that lists every key, opened with ? (or F1).
-type helpOverlay struct {
-	open bool
-	// files are the lines of the person's commands from command files.
-	files []helpFile
-}
+// helpTitle heads the help (tui/help), which lists every key and command.
+const helpTitle = "Keys and commands"
 
-// toggle opens or closes the overlay.
-func (h *helpOverlay) toggle() { h.open = !h.open }
-
-// View draws the overlay in exactly height lines, listing every binding of
-// keys by the part it belongs to, and the slash commands; in two columns
-// when one does not fit.
-func (h helpOverlay) View(st *text.Styles, keys KeyMap, width, height int) string {
+// helpSections returns what the help lists, as plain data: the keys of
+// each part of the console (KeyMap.FullHelp, the keys that work anywhere
+// first, since those are the ones a newcomer looks for), the slash
+// commands and the person's own commands from command files.
+func (m *Model) helpSections() []help.Section {
+	full := m.keys.FullHelp()
+	// FullHelp's blocks, in its order, and the order the help lists them.
 	titles := []string{"On the board", "In the input and the transcript", "Anywhere", "In the full-screen diff (f)"}
-	var blocks [][]string
-	for i, group := range keys.FullHelp() {
-		block := []string{st.Title.Render(titles[i])}
-		for _, b := range group {
-			if !b.Enabled() {
-				continue
+	notes := []string{"(approvals are ignored for ½ s after the call under focus changes)", "", "", ""}
+	var out []help.Section
+	for _, i := range []int{2, 0, 1, 3} {
+		s := help.Section{Title: titles[i], Note: notes[i]}
+		for _, b := range full[i] {
+			if b.Enabled() {
+				s.Rows = append(s.Rows, help.Row{Key: b.Help().Key, Desc: b.Help().Desc})
 			}
-			block = append(block, bindingLine(st, b))
 		}
-		blocks = append(blocks, append(block, ""))
+		out = append(out, s)
 	}
-	cmds := []string{st.Title.Render("Slash commands") + st.Dim.Render(" (type / in the input; tab completes)")}
+	cmds := help.Section{Title: "Slash commands", Note: "(type / in the input; tab completes)"}
 	for _, c := range commands() {
-		cmds = append(cmds, "  "+st.Key.Render(text.Pad(strings.TrimSpace("/"+c.Name+" "+c.Args), 30))+" "+c.Desc)
+		cmds.Rows = append(cmds.Rows, help.Row{Key: strings.TrimSpace("/" + c.Name + " " + c.Args), Desc: c.Desc})
 	}
-	blocks = append(blocks, append(cmds, "  "+st.Key.Render(text.Pad("//text", 30))+" "+"send text that begins with /", ""))
-	if len(h.files) > 0 {
-		mine := []string{st.Title.Render("Your commands") + st.Dim.Render(" (from command files: each sends its file's text, with your arguments)")}
-		for _, f := range h.files {
-			mine = append(mine, "  "+st.Key.Render(text.Pad(f.label, 30))+" "+f.desc+st.Dim.Render(" · "+f.from))
-		}
-		blocks = append(blocks, append(mine, ""))
+	cmds.Rows = append(cmds.Rows, help.Row{Key: "//text", Desc: "send text that begins with /"})
+	out = append(out, cmds)
+	if mine := helpFiles(m.user.cmds, m.opts.Workspace); len(mine) > 0 {
+		out = append(out, help.Section{Title: "Your commands",
+			Note: "(from command files: each sends its file's text, with your arguments)", Rows: mine})
 	}
-	var lines []string
-	for _, b := range blocks {
-		lines = append(lines, b...)
-	}
-	head := []string{st.Title.Render("Keys") + st.Dim.Render(" · esc or ? closes this · approvals are ignored for ½ s after the call under focus changes"), ""}
-	if len(lines)+2 > height && width >= 80 {
-		// Two columns, each block going to the shorter one.
-		half := width / 2
-		var left, right []string
-		for _, b := range blocks {
-			if len(left) <= len(right) {
-				left = append(left, b...)
-			} else {
-				right = append(right, b...)
-			}
-		}
-		lines = nil
-		for i := 0; i < max(len(left), len(right)); i++ {
-			var l, r string
-			if i < len(left) {
-				l = left[i]
-			}
-			if i < len(right) {
-				r = right[i]
-			}
-			lines = append(lines, text.Pad(l, half)+text.Cut(r, width-half))
-		}
-	}
-	out := append(head, lines...)
-	for i, l := range out {
-		out[i] = text.Cut(l, width)
-	}
-	return text.JoinLines(out, height)
+	return out
 }
 
-func bindingLine(st *text.Styles, b key.Binding) string {
-	h := b.Help()
-	k := h.Key
-	if n := ansi.StringWidth(k); n < 12 {
-		k += strings.Repeat(" ", 12-n)
+// toggleHelp opens the help at its start, or closes it.
+func (m *Model) toggleHelp() {
+	if m.help.Shown() {
+		m.help.Hide()
+		return
 	}
-	return "  " + st.Key.Render(k) + " " + h.Desc
+	m.help.Show(helpTitle, m.helpSections())
+}
+
+// helpKey hands a key or the mouse wheel to the open help. The help takes
+// every key, so nothing reaches the board beneath it: an approval key
+// only says how to close the help.
+func (m *Model) helpKey(msg tea.Msg) {
+	var act help.Action
+	m.help, act = m.help.Update(msg)
+	if act.Note != "" {
+		m.note = act.Note
+	}
 }

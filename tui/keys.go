@@ -6,6 +6,7 @@ import (
 	"github.com/agenttui/agenttui/tui/board"
 	"github.com/agenttui/agenttui/tui/detail"
 	"github.com/agenttui/agenttui/tui/grant"
+	"github.com/agenttui/agenttui/tui/help"
 	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/restore"
 	"github.com/agenttui/agenttui/tui/rewind"
@@ -69,6 +70,8 @@ type KeyMap struct {
 	Diff detail.KeyMap
 	// Input are the input line's keys.
 	Input input.KeyMap
+	// Help are the keys that scroll and close the help.
+	Help help.KeyMap
 }
 
 // DefaultKeyMap returns the console's keys.
@@ -83,6 +86,7 @@ func DefaultKeyMap() KeyMap {
 		Transcript: transcript.DefaultKeyMap(),
 		Diff:       detail.DefaultKeyMap(),
 		Input:      input.DefaultKeyMap(),
+		Help:       help.DefaultKeyMap(),
 	}
 }
 

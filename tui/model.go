@@ -19,6 +19,7 @@ import (
 	"github.com/agenttui/agenttui/tui/detail"
 	"github.com/agenttui/agenttui/tui/diffview"
 	"github.com/agenttui/agenttui/tui/grant"
+	"github.com/agenttui/agenttui/tui/help"
 	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/internal/screen"
 	"github.com/agenttui/agenttui/tui/internal/text"
@@ -114,7 +115,7 @@ type Model struct {
 	replanRestore  func(ctx context.Context) (*runtime.Restore, error)
 	servers        serverLine
 	status         statusBar
-	help           helpOverlay
+	help           help.Model
 
 	spin    spinner.Model
 	ticking bool
@@ -229,13 +230,13 @@ func New(opts Options) Model {
 	m.detail = detail.NewPane(m.styles)
 	m.diffScreen = detail.NewDiffScreen(m.keys.Diff, m.styles)
 	m.user.cmds = fileCommands(opts.Commands)
-	m.help.files = helpFiles(m.user.cmds, opts.Workspace)
 	m.input = input.New(opts.Prefill, menuCommands(m.user.cmds), m.keys.Input, m.styles)
 	if opts.History != nil {
 		m.input.SetHistory(opts.History.Entries())
 	}
 	m.grant = grant.New(m.keys.Grant, m.styles)
 	m.rewind = rewind.New(m.keys.Rewind, m.styles)
+	m.help = help.New(m.keys.Help, m.styles)
 	m.restoreScreen = restore.New(m.keys.Restore, m.styles)
 	if opts.Grace != 0 {
 		m.rewind.Grace, m.restoreScreen.Grace = max(opts.Grace, 0), max(opts.Grace, 0)
@@ -372,6 +373,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case restoreDone:
 		cmds = append(cmds, m.restored(msg))
 	case tea.MouseMsg:
+		if m.help.Shown() {
+			m.helpKey(msg)
+			break
+		}
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
 			m.activeTranscript().Scroll(-3)
@@ -418,7 +423,7 @@ func (m *Model) typesText(msg tea.KeyMsg) bool {
 // console: the trust question, the help, the grant chooser, the
 // full-screen diff, the undo preview or the rewind picker.
 func (m *Model) modal() bool {
-	return m.trust.Shown() || m.help.open || m.grant.Shown() || m.diffScreen.Shown() || m.overlaid()
+	return m.trust.Shown() || m.help.Shown() || m.grant.Shown() || m.diffScreen.Shown() || m.overlaid()
 }
 
 func (m *Model) setFocus(f focusArea) {
@@ -447,10 +452,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.trust.Shown() {
 		return m.trustKey(msg)
 	}
-	if m.help.open {
-		if key.Matches(msg, g.Help, g.Stop) {
-			m.help.toggle()
-		}
+	if m.help.Shown() {
+		m.helpKey(msg)
 		return nil
 	}
 	if m.grant.Shown() {
@@ -522,7 +525,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case msg.Type == tea.KeyF1, m.focus != focusInput && key.Matches(msg, g.Help) && !msg.Paste:
-		m.help.toggle()
+		m.toggleHelp()
 		return nil
 	}
 	switch m.focus {

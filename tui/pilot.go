@@ -33,7 +33,7 @@ func (m *Model) pilotSnapshot() autopilot.Snapshot {
 	s := autopilot.Snapshot{
 		Now:          m.now(),
 		OpenFailed:   m.openErr != "",
-		HelpOpen:     m.help.open,
+		HelpOpen:     m.help.Shown(),
 		DiffOpen:     m.diffScreen.Shown(),
 		GrantOpen:    m.grant.Shown(),
 		GrantFor:     m.grant.Call(),

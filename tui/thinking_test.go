@@ -116,7 +116,7 @@ func TestThinkingKeyUnfoldsAndFolds(t *testing.T) {
 	mustNotContain(t, h.view(), "The pager loses its last page.")
 
 	h.key("f1")
-	mustContain(t, h.view(), "t            show or fold the model's thinking")
+	mustContain(t, h.helpScreens("down"), "t         show or fold the model's thinking")
 	h.key("esc")
 	h.key("tab") // to the input
 	h.key("t")

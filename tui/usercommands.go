@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agenttui/agenttui/internal/usercommands"
+	"github.com/agenttui/agenttui/tui/help"
 	"github.com/agenttui/agenttui/tui/input"
 	"github.com/agenttui/agenttui/tui/internal/text"
 )
@@ -247,17 +248,12 @@ func (m *Model) runEnded(run *activeRun) {
 	m.say(fmt.Sprintf("/%s's run ended; the model is %s again", b.command, m.model), false)
 }
 
-// helpFile is one command file's line in the help, its parts cleaned.
-type helpFile struct {
-	label, desc, from string
-}
-
-// helpFiles returns the help's lines for the command files cmds, saying
+// helpFiles returns the help's rows for the command files cmds, saying
 // where each came from: a project's file relative to the workspace, the
 // person's own below ~.
-func helpFiles(cmds []command, workspace string) []helpFile {
+func helpFiles(cmds []command, workspace string) []help.Row {
 	home, _ := os.UserHomeDir()
-	var out []helpFile
+	var out []help.Row
 	for _, c := range cmds {
 		f := c.file
 		from := f.Path
@@ -270,10 +266,10 @@ func helpFiles(cmds []command, workspace string) []helpFile {
 		if f.Model != "" {
 			from += " · runs on " + f.Model
 		}
-		out = append(out, helpFile{
-			label: strings.TrimSpace("/" + c.Name + " " + c.Args),
-			desc:  c.Desc,
-			from:  text.CleanLine(from),
+		out = append(out, help.Row{
+			Key:   strings.TrimSpace("/" + c.Name + " " + c.Args),
+			Desc:  c.Desc,
+			Aside: text.CleanLine(from),
 		})
 	}
 	return out

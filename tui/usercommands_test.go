@@ -101,7 +101,7 @@ func TestFileCommandNamesAndPrefixes(t *testing.T) {
 	h := newHarness(t, Options{Commands: cmds, Run: recordingRun(inputs)})
 	// An exact name wins over a built-in's prefix.
 	h.command("/he")
-	if h.m.help.open {
+	if h.m.help.Shown() {
 		t.Fatal("/he opened the help rather than running the file /he")
 	}
 	if sent, ok := startedWith(t, h, inputs); !ok || sent != "Say hello." {
@@ -112,7 +112,7 @@ func TestFileCommandNamesAndPrefixes(t *testing.T) {
 	h.feed(runDone{run: h.m.run, outcome: out})
 	// A built-in's name is the built-in's, even when a file has it.
 	h.command("/help")
-	if !h.m.help.open || h.m.run != nil {
+	if !h.m.help.Shown() || h.m.run != nil {
 		t.Fatal("/help did not open the help")
 	}
 	h.key("esc")
@@ -141,14 +141,15 @@ func TestHelpListsFileCommands(t *testing.T) {
 	h := newHarness(t, Options{Commands: fileCmds()})
 	h.command("/help")
 	h.update(tea.WindowSizeMsg{Width: 200, Height: 60})
-	mustContain(t, h.view(), "Your commands", "/fix [issue-number] [priority]", "fix an issue by number · project · .claude/commands/fix.md",
+	screens := h.helpScreens("pgdown")
+	mustContain(t, screens, "Your commands", "/fix [issue-number] [priority]", "fix an issue by number · project · .claude/commands/fix.md",
 		"/release-notes", "/home/p/.claude/commands/release-notes.md")
-	if strings.ContainsAny(h.view(), "\x1b\a") {
+	if strings.ContainsAny(screens, "\x1b\a") {
 		t.Fatal("a file's text reached the help raw")
 	}
 	h = newHarness(t, Options{})
 	h.command("/help")
-	mustNotContain(t, h.view(), "Your commands")
+	mustNotContain(t, h.helpScreens("pgdown"), "Your commands")
 }
 
 func TestFileCommandSwitchesTheModelForItsRun(t *testing.T) {

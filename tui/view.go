@@ -96,6 +96,7 @@ func (m *Model) layout() {
 	tr.SetSize(m.width, s.transcript)
 	m.detail.SetHeight(s.detail)
 	m.diffScreen.SetHeight(s.transcript + s.board + s.detail)
+	m.help.SetSize(m.width, s.transcript+s.board+s.detail)
 }
 
 // inputRows is how many rows of text the input grows to before it
@@ -121,8 +122,8 @@ func (m Model) View() string {
 	parts := make([]string, 0, 8)
 	parts = append(parts, m.headerView(s.header))
 	switch {
-	case m.help.open:
-		parts = append(parts, m.help.View(m.styles, *m.keys, m.width, s.transcript+s.board+s.detail))
+	case m.help.Shown():
+		parts = append(parts, m.help.View(m.width, s.transcript+s.board+s.detail))
 	case m.diffScreen.Shown():
 		parts = append(parts, m.diffScreen.View(m.width, s.transcript+s.board+s.detail, m.detail.LayoutAt(m.width)))
 	case m.restoreScreen.Shown():
@@ -275,8 +276,8 @@ func (m Model) statusView() string {
 // hints are the keys that do something now.
 func (m Model) hints() string {
 	switch {
-	case m.help.open:
-		return "esc/? close help"
+	case m.help.Shown():
+		return "↑↓ pgup pgdn home end scroll · esc/? close help"
 	case m.diffScreen.Shown():
 		return "↑↓ pgup pgdn scroll · v layout · esc close · y approve · n skip"
 	case m.restoreScreen.Shown() && !m.restoreScreen.Armed(m.now()):
