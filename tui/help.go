@@ -19,7 +19,7 @@ func (m *Model) helpSections() []help.Section {
 	full := m.keys.FullHelp()
 	// FullHelp's blocks, in its order, and the order the help lists them.
 	titles := []string{"On the board", "In the input and the transcript", "Anywhere", "In the full-screen diff (f)"}
-	notes := []string{"(approvals are ignored for ½ s after the call under focus changes)", "", "", ""}
+	notes := []string{"(approval keys are ignored 1½ s after you type, and ½ s after the call under focus changes)", "", "", ""}
 	var out []help.Section
 	for _, i := range []int{2, 0, 1, 3} {
 		s := help.Section{Title: titles[i], Note: notes[i]}
