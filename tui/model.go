@@ -270,8 +270,11 @@ func New(opts Options) Model {
 	return m
 }
 
-// realModelHint is the line the demo shows about using a real model.
-const realModelHint = "Demo mode · to use a real model: export OPENAI_API_KEY=… and run agenttui --model openai:gpt-5 " +
+// realModelHint is the line the demo shows about using a real model. The
+// commands are joined with no-break spaces, so that wrapping keeps each on
+// one line where it fits.
+const realModelHint = "Demo mode · to use a real model: export" + text.NoBreak + "OPENAI_API_KEY=… and run " +
+	"agenttui" + text.NoBreak + "--model" + text.NoBreak + "openai:gpt-5 " +
 	"(or anthropic:… with ANTHROPIC_API_KEY, or OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama)"
 
 // overlaid says a restore's picker or preview holds the screen.

@@ -167,9 +167,13 @@ type pair struct {
 	ours, glamour *Renderer
 }
 
-// newPair returns the pair of renderers for look l.
+// newPair returns the pair of renderers for look l. Ours wraps as glamour
+// does (see render.Renderer.WrapAsGlamour), so that everything else it
+// draws can be compared; TestParagraphsWrapOnce checks how the console's
+// renderer wraps instead.
 func newPair(l look) pair {
 	ours := New(l.profile, l.dark).setUpOnce()
+	ours.draw = render.New(ours.style, l.profile).WrapAsGlamour().Render
 	g := New(l.profile, l.dark).setUpOnce()
 	g.draw = glamourDraw(l.profile, l.dark)
 	g.code = ours.code

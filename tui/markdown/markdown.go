@@ -11,7 +11,8 @@
 // text with bidirectional controls.
 //
 // Rendering is done by the renderer of package render, which draws what
-// glamour's ANSI renderer would, in glamour's styles. The parser, the style
+// glamour's ANSI renderer would, in glamour's styles, but for wrapping each
+// paragraph once, at spaces, where glamour may wrap a line twice. The parser, the style
 // and the highlighter are set up on first use, not when the package is
 // loaded; a Doc renders its text at most once per width, and each code block
 // is highlighted once, whatever the width.

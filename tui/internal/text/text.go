@@ -101,21 +101,88 @@ func Preview(s string) string {
 	return strings.Join(strings.Fields(CleanLine(s)), " ")
 }
 
-// Wrap breaks plain text into lines of at most w columns, at spaces where it
-// can and inside words where it must. The text must already be clean.
+// NoBreak is a space that wrapping never breaks at: the console's own texts
+// join with it the words that must stay on one line, such as a command the
+// person may copy ("agenttui" NoBreak "--model" NoBreak "openai:…"). Wrap
+// draws it as an ordinary space, so what is copied from the screen is one.
+const NoBreak = "\u00a0"
+
+// Wrap breaks plain text into lines of at most w columns, once: at spaces
+// where it can (never at a NoBreak, nor after a hyphen, so "--model" and
+// "re-read" stay whole), and inside a word only when the word alone is
+// wider than w, which then starts a line. A line's leading spaces are kept;
+// the spaces where a line breaks are dropped. The text must already be
+// clean.
 func Wrap(s string, w int) []string {
 	if w < 1 {
 		w = 1
 	}
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
-		if ansi.StringWidth(line) <= w {
+		if !strings.Contains(line, NoBreak) && ansi.StringWidth(line) <= w {
 			out = append(out, line)
 			continue
 		}
-		out = append(out, strings.Split(ansi.Wrap(line, w, ""), "\n")...)
+		out = wrapLine(out, line, w)
 	}
 	return out
+}
+
+// wrapLine appends line, one line of clean text, wrapped to w columns, to
+// out.
+func wrapLine(out []string, line string, w int) []string {
+	var cur strings.Builder
+	curW := 0
+	flush := func() {
+		out = append(out, cur.String())
+		cur.Reset()
+		curW = 0
+	}
+	rest := strings.TrimLeft(line, " ")
+	// The line's indentation stays in front of its first word; after
+	// that, space is the run of spaces before the next word.
+	space := line[:len(line)-len(rest)]
+	for rest != "" {
+		end := strings.IndexByte(rest, ' ')
+		if end < 0 {
+			end = len(rest)
+		}
+		word := strings.ReplaceAll(rest[:end], NoBreak, " ")
+		next := strings.TrimLeft(rest[end:], " ")
+		gap := rest[end : len(rest)-len(next)]
+		rest = next
+		wordW := ansi.StringWidth(word)
+		switch {
+		case curW+len(space)+wordW <= w:
+			cur.WriteString(space + word)
+			curW += len(space) + wordW
+		case wordW <= w:
+			if cur.Len() > 0 {
+				flush()
+			}
+			cur.WriteString(word)
+			curW = wordW
+		default:
+			// A word wider than a line starts one, and fills as many
+			// as it needs, broken at the width.
+			if cur.Len() > 0 {
+				flush()
+				space = ""
+			}
+			pieces := strings.Split(ansi.Hardwrap(space+word, w, true), "\n")
+			for _, p := range pieces[:len(pieces)-1] {
+				out = append(out, p)
+			}
+			cur.WriteString(pieces[len(pieces)-1])
+			curW = ansi.StringWidth(pieces[len(pieces)-1])
+		}
+		space = gap
+	}
+	if cur.Len() == 0 {
+		// A line of nothing but spaces.
+		return append(out, space[:min(len(space), w)])
+	}
+	return append(out, cur.String())
 }
 
 // Indent wraps clean text to w columns with prefix before every line.

@@ -2,6 +2,7 @@ package text
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
@@ -48,5 +49,40 @@ func TestShortArgsKeepsTheModelsOrder(t *testing.T) {
 func TestCleanExpandsTabsToTheirStops(t *testing.T) {
 	if got := Clean("a\tbc\td\n\te"); got != "a   bc  d\n    e" {
 		t.Fatalf("Clean = %q", got)
+	}
+}
+
+// TestWrapBreaksOnceAtSpaces wraps at spaces only, keeps words joined by a
+// no-break space and hyphenated words whole, breaks inside a word only when
+// it is wider than the line, and never passes the width.
+func TestWrapBreaksOnceAtSpaces(t *testing.T) {
+	cmd := "agenttui" + NoBreak + "--model" + NoBreak + "openai:gpt-x"
+	for _, tc := range []struct {
+		in   string
+		w    int
+		want []string
+	}{
+		{"fits as it is", 20, []string{"fits as it is"}},
+		{"", 5, []string{""}},
+		{"the README can be read meanwhile", 16, []string{"the README can", "be read", "meanwhile"}},
+		{"re-reading pager.go", 12, []string{"re-reading", "pager.go"}},
+		{"and run " + cmd + " (or not)", 30, []string{"and run", "agenttui --model openai:gpt-x", "(or not)"}},
+		{"run " + cmd, 60, []string{"run agenttui --model openai:gpt-x"}},
+		{"xx abcdefghij yy", 4, []string{"xx", "abcd", "efgh", "ij", "yy"}},
+		{"  indented words here", 12, []string{"  indented", "words here"}},
+		{"two  spaces  kept", 20, []string{"two  spaces  kept"}},
+		{"two  spaces  dropped at the break", 12, []string{"two  spaces", "dropped at", "the break"}},
+		{"世界世界世界", 5, []string{"世界", "世界", "世界"}},
+		{"first line\nsecond one here", 10, []string{"first line", "second one", "here"}},
+	} {
+		got := Wrap(tc.in, tc.w)
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("Wrap(%q, %d) = %q, want %q", tc.in, tc.w, got, tc.want)
+		}
+		for _, l := range got {
+			if ansi.StringWidth(l) > tc.w || strings.Contains(l, NoBreak) {
+				t.Errorf("Wrap(%q, %d) drew %q", tc.in, tc.w, l)
+			}
+		}
 	}
 }

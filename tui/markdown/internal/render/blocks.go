@@ -66,17 +66,24 @@ func (st *state) pop() {
 
 // width returns the columns left to the text of the innermost block once
 // the indentation and margins of all blocks are taken, or 0 when they take
-// more than the width.
+// more than the width. A block is indented with its token on the left,
+// once for each unit of indentation and margin, and keeps its margin free
+// on the right. Glamour counts each token as one column, so the text of a
+// quote ("│ ") is wrapped a column too wide and then wrapped again by the
+// block that holds it; with glamourWrap set, it is counted so here too.
 func (st *state) width() uint {
-	var indent, margin uint
+	var taken uint
 	for _, b := range st.stack {
-		indent += b.style.Indent
-		margin += b.style.Margin
+		token := uint(1)
+		if b.style.IndentToken != "" && !st.glamourWrap {
+			token = uint(xansi.StringWidth(b.style.IndentToken))
+		}
+		taken += (b.style.Indent+b.style.Margin)*token + b.style.Margin
 	}
-	if indent+margin*2 > st.wrap {
+	if taken > st.wrap {
 		return 0
 	}
-	return st.wrap - indent - margin*2
+	return st.wrap - taken
 }
 
 // with returns p inheriting the colours and attributes of the innermost
@@ -151,7 +158,7 @@ func (st *state) closeParagraph(w io.Writer) {
 	b := st.top()
 	mw := st.marginWriter(w, b.style)
 	if strings.TrimSpace(b.buf.String()) != "" {
-		flow := wordwrap.NewWriter(int(st.width()))
+		flow := st.flow()
 		flow.KeepNewlines = false
 		_, _ = flow.Write(b.buf.Bytes())
 		_ = flow.Close()
@@ -179,9 +186,25 @@ func (st *state) openHeading(w io.Writer, level int, first bool) {
 func (st *state) closeHeading(w io.Writer) {
 	b := st.top()
 	mw := st.marginWriter(w, b.style)
-	flow := wordwrap.NewWriter(int(st.width()))
+	flow := st.flow()
 	_, _ = flow.Write(b.buf.Bytes())
 	_ = flow.Close()
 	_, _ = mw.Write(flow.Bytes())
 	st.closeWith(w, b.style)
+}
+
+// flow returns the writer that wraps a paragraph's or a heading's text at
+// the width. It breaks lines at spaces only: reflow's writer also breaks
+// after a hyphen but does not count the hyphen, so each hyphen on a line
+// would let it run a column past the width, and the block that holds the
+// paragraph would wrap it a second time ("…the README can" / "be" /
+// "read meanwhile."). A word wider than the width is broken by that block,
+// once. With glamourWrap set, it breaks after hyphens as glamour does.
+func (st *state) flow() *wordwrap.WordWrap {
+	flow := wordwrap.NewWriter(int(st.width()))
+	flow.Breakpoints = nil
+	if st.glamourWrap {
+		flow.Breakpoints = []rune{'-'}
+	}
+	return flow
 }

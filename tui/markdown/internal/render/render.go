@@ -7,7 +7,9 @@
 // It draws exactly what glamour's ANSI renderer (v1.0.0) draws with the same
 // style, links in tables shown in place and code blocks handed over
 // highlighted already, without what glamour needs for the rest of its
-// features: text templates, an HTML sanitiser, syntax highlighting.
+// features: text templates, an HTML sanitiser, syntax highlighting. One
+// thing it draws better on purpose: a paragraph's lines are wrapped once,
+// at spaces, where glamour's can be wrapped twice (see WrapAsGlamour).
 //
 // Code blocks are written as they are when the style has code colours and
 // the terminal shows colours: the caller has highlighted them. Otherwise
@@ -29,12 +31,25 @@ import (
 type Renderer struct {
 	cfg     Config
 	profile termenv.Profile
+	// glamourWrap wraps text as glamour does (see WrapAsGlamour).
+	glamourWrap bool
 }
 
 // New returns a Renderer that draws in style cfg for a terminal of colour
 // profile p.
 func New(cfg Config, p termenv.Profile) *Renderer {
 	return &Renderer{cfg: cfg, profile: p}
+}
+
+// WrapAsGlamour makes r wrap text exactly as glamour v1.0.0 does, and
+// returns r: paragraphs and headings after hyphens too, without counting
+// them, and the text of a quote as if its mark were one column wide, so
+// that a line may run past the width and is then wrapped a second time by
+// the block that holds it. Only the tests that compare the renderer with
+// glamour want this; everything else it draws is glamour's already.
+func (r *Renderer) WrapAsGlamour() *Renderer {
+	r.glamourWrap = true
+	return r
 }
 
 // state is the drawing of one document.
@@ -45,6 +60,8 @@ type state struct {
 	wrap    uint // the width the document is wrapped at
 	// verbatim is set when code blocks are written as they are.
 	verbatim bool
+	// glamourWrap is the Renderer's.
+	glamourWrap bool
 
 	stack []block  // the blocks being drawn, outermost first
 	table *tabular // the table being drawn, if any
@@ -61,13 +78,14 @@ type state struct {
 // Render draws doc, parsed from source, wrapped at width columns, to w.
 func (r *Renderer) Render(w io.Writer, source []byte, doc ast.Node, width int) error {
 	st := &state{
-		cfg:      &r.cfg,
-		profile:  r.profile,
-		source:   source,
-		wrap:     uint(max(width, 0)),
-		verbatim: r.cfg.CodeBlock.Chroma != nil && r.profile != termenv.Ascii,
-		stack:    make([]block, 0, 8),
-		looks:    map[look]string{},
+		cfg:         &r.cfg,
+		profile:     r.profile,
+		source:      source,
+		wrap:        uint(max(width, 0)),
+		verbatim:    r.cfg.CodeBlock.Chroma != nil && r.profile != termenv.Ascii,
+		glamourWrap: r.glamourWrap,
+		stack:       make([]block, 0, 8),
+		looks:       map[look]string{},
 	}
 	return ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if entering {
