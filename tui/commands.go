@@ -58,7 +58,7 @@ func commands() []command {
 	return []command{
 		cmd("help", "", "every key and command", (*Model).cmdHelp),
 		mode,
-		cmd("model", "<provider:name>", "switch the model from the next turn, e.g. anthropic:claude-opus-4-7", (*Model).cmdModel),
+		cmd("model", "<provider:name>", "switch the model from the next turn, e.g. "+model.RecommendedAnthropic, (*Model).cmdModel),
 		reasoning,
 		cmd("compact", "[focus]", "compact the conversation to free context", (*Model).cmdCompact),
 		cmd("clear", "", "start a new session in this console", (*Model).cmdClear),

@@ -274,7 +274,7 @@ func New(opts Options) Model {
 // commands are joined with no-break spaces, so that wrapping keeps each on
 // one line where it fits.
 const realModelHint = "Demo mode · to use a real model: export" + text.NoBreak + "OPENAI_API_KEY=… and run " +
-	"agenttui" + text.NoBreak + "--model" + text.NoBreak + "openai:gpt-5 " +
+	"agenttui" + text.NoBreak + "--model" + text.NoBreak + model.RecommendedOpenAI + " " +
 	"(or anthropic:… with ANTHROPIC_API_KEY, or OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama)"
 
 // overlaid says a restore's picker or preview holds the screen.

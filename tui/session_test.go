@@ -86,7 +86,7 @@ func TestTokensPerTurnAndInTotal(t *testing.T) {
 
 func TestDemoSaysHowToUseARealModel(t *testing.T) {
 	h := newHarness(t, Options{Demo: true, Model: "demo"})
-	mustContain(t, h.view(), "Demo mode · to use a real model: export OPENAI_API_KEY=… and run agenttui --model openai:gpt-5")
+	mustContain(t, h.view(), "Demo mode · to use a real model: export OPENAI_API_KEY=… and run agenttui --model openai:gpt-6.2-sol")
 	h = newHarness(t, Options{})
 	mustNotContain(t, h.view(), "Demo mode")
 }

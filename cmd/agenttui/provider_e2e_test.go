@@ -263,7 +263,8 @@ func TestProviderConfigurationErrors(t *testing.T) {
 	cases := []struct{ model, want string }{
 		{"openai:gpt-5", "agenttui: OPENAI_API_KEY is not set: export it, or set OPENAI_BASE_URL for a compatible server such as Ollama, or use --model demo\n"},
 		{"anthropic:claude-opus-4-7", "agenttui: ANTHROPIC_API_KEY is not set: export it, or use --model demo\n"},
-		{"openai:", "agenttui: --model openai: needs a model name, for example --model openai:gpt-5\n"},
+		{"openai:", "agenttui: --model openai: needs a model name, for example --model openai:gpt-6.2-sol\n"},
+		{"anthropic:", "agenttui: --model anthropic: needs a model name, for example --model anthropic:claude-opus-5-5\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.model, func(t *testing.T) {

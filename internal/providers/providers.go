@@ -55,7 +55,7 @@ func (e *Error) Error() string { return e.msg }
 func errorf(format string, args ...any) error { return &Error{fmt.Sprintf(format, args...)} }
 
 // IsSpec reports whether spec names a provider's model, such as
-// "openai:gpt-5" or "anthropic:claude-opus-4-7".
+// "openai:gpt-6.2-sol" or "anthropic:claude-opus-5-5".
 func IsSpec(spec string) bool {
 	return strings.HasPrefix(spec, "openai:") || strings.HasPrefix(spec, "anthropic:")
 }
@@ -79,7 +79,7 @@ func Open(spec string, s Settings) (model.Model, error) {
 	switch provider {
 	case "openai":
 		if name == "" {
-			return nil, errorf("--model openai: needs a model name, for example --model openai:gpt-5")
+			return nil, errorf("--model openai: needs a model name, for example --model %s", model.RecommendedOpenAI)
 		}
 		// The configuration checked the wire's name already.
 		api, _ := openai.ParseAPI(s.OpenAIAPI)
@@ -90,7 +90,7 @@ func Open(spec string, s Settings) (model.Model, error) {
 		}
 	case "anthropic":
 		if name == "" {
-			return nil, errorf("--model anthropic: needs a model name, for example --model anthropic:claude-opus-4-7")
+			return nil, errorf("--model anthropic: needs a model name, for example --model %s", model.RecommendedAnthropic)
 		}
 		m, err = anthropic.New(name, anthropic.WithStallTimeout(idle))
 		if errors.Is(err, anthropic.ErrMissingAPIKey) {
@@ -116,7 +116,7 @@ func ForConsole(spec string, s Settings) (model.Model, error) {
 	case !IsSpec(spec):
 		return nil, errorf("%q is not a model this console can switch to: use openai:NAME or anthropic:NAME", spec)
 	case strings.TrimSpace(name) == "":
-		return nil, errorf("%s: needs a model name, for example openai:gpt-5 or anthropic:claude-opus-4-7", provider)
+		return nil, errorf("%s: needs a model name, for example %s or %s", provider, model.RecommendedOpenAI, model.RecommendedAnthropic)
 	case provider == "openai":
 		keyEnv, baseEnv = openai.EnvAPIKey, openai.EnvBaseURL
 	default:

@@ -69,8 +69,8 @@ func (h *Host) taskModel(def agents.Definition, description string, parent model
 		return parent, nil
 	}
 	if !providers.IsSpec(def.Model) {
-		return nil, fmt.Errorf("the %s agent names the model %q, which is not a provider's model such as openai:gpt-5 (from %s)",
-			def.Name, def.Model, def.Source)
+		return nil, fmt.Errorf("the %s agent names the model %q, which is not a provider's model such as %s (from %s)",
+			def.Name, def.Model, model.RecommendedOpenAI, def.Source)
 	}
 	return providers.Open(def.Model, providers.FromConfig(h.opts.Config))
 }

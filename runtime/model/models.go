@@ -77,6 +77,18 @@ func (r ReasoningInfo) Top() string {
 	return r.Levels[len(r.Levels)-1]
 }
 
+// The models agenttui's own texts give as examples, one a provider: the
+// current model it recommends, as --model and /model take it. The demo's
+// hint, the /model command's description and the hints of a model flag
+// without a name all say these, so that the console names one set of
+// models; each is a row of its provider's table, as a test checks.
+const (
+	// RecommendedOpenAI is OpenAI's current model.
+	RecommendedOpenAI = "openai:gpt-6.2-sol"
+	// RecommendedAnthropic is Anthropic's current model.
+	RecommendedAnthropic = "anthropic:claude-opus-5-5"
+)
+
 // tables are the known models of each provider, by name. A dated snapshot
 // (claude-sonnet-4-5-20250929, gpt-4o-2024-08-06) or an alias ending in
 // -latest shares the row of the name it extends, but any other name that

@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestContextWindow(t *testing.T) {
 	for _, tc := range []struct {
@@ -41,6 +44,18 @@ func TestNewerVersionsAreNotGuessed(t *testing.T) {
 	for _, name := range []string{"anthropic:claude-opus-4-7-20260416", "openai:gpt-4o-2024-08-06", "anthropic:claude-3-5-haiku-latest", "openai:gpt-4-0613", "anthropic:claude-opus-4-0"} {
 		if _, ok := Lookup(name); !ok {
 			t.Errorf("%s, a snapshot of a known model, is not in the tables", name)
+		}
+	}
+}
+
+// TestRecommendedModelsAreInTheTables checks that the models the console's
+// texts recommend are rows of their providers' tables, by their own names
+// rather than as a snapshot of a shorter one.
+func TestRecommendedModelsAreInTheTables(t *testing.T) {
+	for _, spec := range []string{RecommendedOpenAI, RecommendedAnthropic} {
+		provider, name, _ := strings.Cut(spec, ":")
+		if _, ok := tables[provider][name]; !ok {
+			t.Errorf("%s is not a row of the %s table", spec, provider)
 		}
 	}
 }
