@@ -43,8 +43,9 @@ type Point struct {
 	Kind string
 	// Turn is the turn the point starts.
 	Turn int
-	// Text is the person's input, or the reply's first line. It is
-	// untrusted and is cleaned before it is drawn.
+	// Text is the person's input, or the reply's text, Markdown, which
+	// the picker shows as plain text. It is untrusted and is cleaned
+	// before it is drawn.
 	Text string
 	// Files are, for a reply, the changes it made that are still in
 	// effect; going back in the workspace undoes them.
@@ -132,7 +133,7 @@ func (p *Picker) Show(points []Point, now time.Time) {
 	p.sel = len(points) - 1
 	p.drawn = make([]drawnPoint, len(points))
 	for i, pt := range points {
-		d := drawnPoint{label: label(pt), text: text.Preview(pt.Text)}
+		d := drawnPoint{label: label(pt), text: pointText(pt)}
 		for _, f := range pt.Files {
 			d.files = append(d.files, drawnFile{path: text.CleanLine(f.Path), kind: f.Kind, added: f.Added, removed: f.Removed})
 		}
@@ -166,6 +167,16 @@ func label(pt Point) string {
 		return fmt.Sprintf("turn %d", pt.Turn)
 	}
 	return fmt.Sprintf("%s · turn %d", text.CleanLine(pt.Kind), pt.Turn)
+}
+
+// pointText is a point's text as the picker lists it, on one line: the
+// person's input as they typed it, a reply's Markdown as the plain text it
+// reads as, so that no ** or # shows in the list.
+func pointText(pt Point) string {
+	if pt.Kind == "reply" {
+		return text.Preview(text.PlainMarkdown(pt.Text))
+	}
+	return text.Preview(pt.Text)
 }
 
 // Update handles a key while the picker is open, at time now. It reports

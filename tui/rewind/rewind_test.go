@@ -244,10 +244,43 @@ func hostileSession() []Point {
 	}
 }
 
+// markdownSession returns points whose replies are Markdown, as models
+// write them, and whose person's input has marks of its own.
+func markdownSession() []Point {
+	return []Point{
+		{Kind: "goal", Turn: 1, Text: "rename `Pages` to **PageCount**", Conversation: true, Code: true},
+		{Kind: "reply", Turn: 1, Text: "## The fix\n\nThe **last page** was lost to `total / size`; see [the spec](https://go.dev/ref/spec).",
+			Conversation: true, Code: true, Files: []File{{Path: "pager.go", Kind: "modified", Added: 1, Removed: 1}}},
+		{Kind: "reply", Turn: 2, Text: "- Removed `old.txt`\n- made _run.sh_ executable\n\n```sh\nchmod +x run.sh\n```", Conversation: true, Code: true},
+	}
+}
+
+// TestRepliesReadAsPlainText lists a reply's Markdown as the plain text it
+// reads as, and the person's input as they typed it.
+func TestRepliesReadAsPlainText(t *testing.T) {
+	p := open(markdownSession())
+	out := p.View(120, 12)
+	for _, want := range []string{
+		"The fix⏎ The last page was lost to total / size; see the spec.",
+		"Removed old.txt⏎ made run.sh executable⏎ chmod +x run.sh",
+		"rename `Pages` to **PageCount**",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the picker lacks %q:\n%s", want, out)
+		}
+	}
+	for _, mark := range []string{"##", "[the spec]", "https://go.dev", "`old.txt`", "_run.sh_", "```"} {
+		if strings.Contains(out, mark) {
+			t.Errorf("the picker shows the Markdown %q:\n%s", mark, out)
+		}
+	}
+}
+
 // TestPickerGolden pins the picker's drawing at 80 and 120 columns, without
 // colour: newest first, the files under each reply, the choices dimmed
 // where the selection cannot take them, a short screen scrolled to the
-// selection, and hostile text made harmless.
+// selection, hostile text made harmless, and replies' Markdown as plain
+// text.
 func TestPickerGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
@@ -264,6 +297,7 @@ func TestPickerGolden(t *testing.T) {
 		{"hostile_80", hostileSession(), nil, 80, 12},
 		{"hostile_120", hostileSession(), []tea.KeyMsg{down}, 120, 12},
 		{"empty_80", nil, nil, 80, 6},
+		{"markdown_80", markdownSession(), nil, 80, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := open(tc.points)
