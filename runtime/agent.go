@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenttui/agenttui/assets"
 	"github.com/agenttui/agenttui/feedback"
+	"github.com/agenttui/agenttui/internal/plural"
 	"github.com/agenttui/agenttui/runtime/hooks"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
@@ -407,7 +408,7 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 	for {
 		turn := s.Turns() + 1
 		if r.turns >= r.budgets.MaxTurns {
-			r.note(fmt.Sprintf("the run used all %d of its model turns without finishing", r.budgets.MaxTurns))
+			r.note(fmt.Sprintf("the run used up its %s without finishing", plural.Of(r.budgets.MaxTurns, "model turn")))
 			return r.fail(fmt.Sprintf("turn %d: model reply", turn))
 		}
 		if used := a.clock().Now().Sub(r.started) - r.waited; used >= r.budgets.MaxTime {
@@ -496,7 +497,7 @@ func (r *run) loop(ctx context.Context) GoalOutcome {
 		}
 		invalidInARow++
 		if invalidInARow >= r.budgets.MaxInvalidReplies {
-			return r.fail(fmt.Sprintf("turn %d: model reply (%d invalid replies in a row)", turn, invalidInARow))
+			return r.fail(fmt.Sprintf("turn %d: model reply (%s in a row)", turn, plural.Irregular(invalidInARow, "invalid reply", "invalid replies")))
 		}
 	}
 }

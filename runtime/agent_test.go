@@ -141,13 +141,17 @@ func TestAskUserRefusesAndAnswerContinues(t *testing.T) {
 	}
 }
 
+// TestTurnBudgetFails ends a run that uses up its turns, saying how many
+// in words that agree with the number.
 func TestTurnBudgetFails(t *testing.T) {
 	step := model.Step{Calls: []model.ScriptedCall{call("remember", `{"key":"k","value":1}`)}}
-	a := newAgent(t, script(t, step, step, step, step), nil)
-	a.Budgets = Budgets{MaxTurns: 2}
-	out := a.Run(context.Background(), NewSession("s"), "loop")
-	if out.Status != StatusFailed || !strings.Contains(out.Attempts[len(out.Attempts)-1], "all 2 of its model turns") {
-		t.Errorf("outcome %+v", out)
+	for turns, want := range map[int]string{1: "the run used up its 1 model turn without finishing", 2: "the run used up its 2 model turns without finishing"} {
+		a := newAgent(t, script(t, step, step, step, step), nil)
+		a.Budgets = Budgets{MaxTurns: turns}
+		out := a.Run(context.Background(), NewSession("s"), "loop")
+		if out.Status != StatusFailed || out.Attempts[len(out.Attempts)-1] != want {
+			t.Errorf("%d turns: outcome %+v, want %q last", turns, out, want)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agenttui/agenttui/internal/plural"
 	"github.com/agenttui/agenttui/runtime/model"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
@@ -95,7 +96,7 @@ func (r *run) resume(ctx context.Context, intr *Interrupted) (GoalOutcome, bool)
 	}
 	if len(intr.Calls) != len(reply.Calls) {
 		return Failed(s.Goal, fmt.Sprintf("turn %d: resume", intr.Turn),
-			[]string{fmt.Sprintf("the journal holds %d calls for a reply of %d", len(intr.Calls), len(reply.Calls))}), true
+			[]string{fmt.Sprintf("the journal holds %s for a reply of %d", plural.Of(len(intr.Calls), "call"), len(reply.Calls))}), true
 	}
 
 	prepared, refusals, anyRefused := r.prepareAll(reply.Calls)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/plural"
 	"github.com/agenttui/agenttui/runtime/hooks"
 	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
@@ -90,14 +91,14 @@ func Parse(path string, data []byte) (*Config, error) {
 				return nil, fail(key, "%v", err)
 			}
 			if c.MaxResultBytes < 4096 {
-				return nil, fail(key, "%d bytes is too small to read anything by; give at least 4096", c.MaxResultBytes)
+				return nil, fail(key, "%s is too small to read anything by; give at least 4096", plural.Of(c.MaxResultBytes, "byte"))
 			}
 		case "context_window":
 			if c.ContextWindow, err = positiveInt(raw); err != nil {
 				return nil, fail(key, "%v", err)
 			}
 			if c.ContextWindow < 1000 {
-				return nil, fail(key, "%d tokens is too small for any model; give the window in tokens, such as 128000", c.ContextWindow)
+				return nil, fail(key, "%s is too small for any model; give the window in tokens, such as 128000", plural.Of(c.ContextWindow, "token"))
 			}
 		case "auto_compact":
 			var share float64

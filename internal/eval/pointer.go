@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/agenttui/agenttui/internal/plural"
 )
 
 // parsePointer splits an RFC 6901 JSON pointer into its reference tokens,
@@ -56,7 +58,7 @@ func lookup(v any, tokens []string) (any, error) {
 		case []any:
 			i, ok := arrayIndex(tok)
 			if !ok || i >= len(x) {
-				return nil, fmt.Errorf("no element %q%s (%s)", tok, where, plural(len(x), "element"))
+				return nil, fmt.Errorf("no element %q%s (%s)", tok, where, plural.Of(len(x), "element"))
 			}
 			v = x[i]
 		default:
@@ -183,12 +185,4 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// plural returns "1 element", "3 elements".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

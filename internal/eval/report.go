@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/agenttui/agenttui/internal/plural"
 	"github.com/agenttui/agenttui/internal/sanitize"
 )
 
@@ -172,7 +173,7 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds())
 func (r *Report) summary() string {
 	cases, casesPassed, runs, runsPassed := r.totals()
 	return fmt.Sprintf("%s, %s each: %d passed, %d failed · runs passed %d/%d (%.1f%%) · %s",
-		plural(cases, "case"), plural(r.Repeat, "run"), casesPassed, cases-casesPassed,
+		plural.Of(cases, "case"), plural.Of(r.Repeat, "run"), casesPassed, cases-casesPassed,
 		runsPassed, runs, 100*rate(runsPassed, runs), seconds(r.Duration))
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agenttui/agenttui/internal/config"
+	"github.com/agenttui/agenttui/internal/plural"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/hooks"
 )
@@ -59,8 +60,13 @@ func PlanHooks(s *Settings, demo bool) (HookPlan, error) {
 // UntrustedNotice says that the workspace's hooks do not run, in a run
 // that cannot ask the person.
 func (p HookPlan) UntrustedNotice() runtime.Notice {
-	return runtime.Notice{Level: "warning", Text: fmt.Sprintf("%s defines %d hook commands that this workspace has not been trusted to run, "+
-		"so none of them runs; open the console here once to review and trust them", p.File, len(p.Waiting.Describe()))}
+	n := len(p.Waiting.Describe())
+	them := "none of them runs; open the console here once to review and trust them"
+	if n == 1 {
+		them = "it does not run; open the console here once to review and trust it"
+	}
+	return runtime.Notice{Level: "warning", Text: fmt.Sprintf("%s defines %s that this workspace has not been trusted to run, so %s",
+		p.File, plural.Of(n, "hook command"), them)}
 }
 
 // Trust records that the person trusts the workspace's hooks and returns

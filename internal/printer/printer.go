@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/agenttui/agenttui/approval"
+	"github.com/agenttui/agenttui/internal/plural"
 	"github.com/agenttui/agenttui/internal/sanitize"
 	"github.com/agenttui/agenttui/runtime"
 )
@@ -194,8 +195,8 @@ func (p *Progress) Event(e runtime.Event) {
 	case runtime.CompactionStarted:
 		fmt.Fprintf(p.w, "compacting the conversation (%s, about %d tokens of a %d-token window)…\n", ev.Reason, ev.Tokens, ev.Window)
 	case runtime.Compacted:
-		fmt.Fprintf(p.w, "context compacted: %d turns → a summary of about %d tokens; the next request is about %d tokens; "+
-			"the prompt cache starts again\n", ev.Replies, (len(ev.Summary)+3)/4, ev.TokensAfter)
+		fmt.Fprintf(p.w, "context compacted: %s → a summary of about %d tokens; the next request is about %d tokens; "+
+			"the prompt cache starts again\n", plural.Of(ev.Replies, "turn"), (len(ev.Summary)+3)/4, ev.TokensAfter)
 	case runtime.RunFinished:
 		if p.task {
 			fmt.Fprintf(p.w, "%s\n", short(sanitize.Line(outcomeLine(ev.Outcome)), 160))

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agenttui/agenttui/internal/plural"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/checkpoint"
 	"github.com/agenttui/agenttui/runtime/journal"
@@ -71,7 +72,7 @@ func OpenStore(ctx context.Context, o Options, dir string, agent *runtime.Agent,
 		notices = append(notices, n)
 	} else if rec := store.Recovered(); rec != nil {
 		notices = append(notices, runtime.Notice{Level: "warning", Text: fmt.Sprintf(
-			"a restore (%s) was interrupted when agenttui stopped; it was finished: %d paths written", rec.Label, len(rec.Paths))})
+			"a restore (%s) was interrupted when agenttui stopped; it was finished: %s written", rec.Label, plural.Of(len(rec.Paths), "path"))})
 	}
 	return store, notices, nil
 }

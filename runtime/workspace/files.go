@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/agenttui/agenttui/internal/plural"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
 
@@ -144,7 +145,7 @@ func (w *Workspace) readFile(ctx context.Context, a readFileArgs) tool.Return {
 	case lineNo == 0:
 		return tool.Ok(fmt.Sprintf("(%s is empty)", name)).From(src)
 	case offset > lineNo:
-		msg := fmt.Sprintf("offset %d is past the end of %s, which has %d lines", offset, name, lineNo)
+		msg := fmt.Sprintf("offset %d is past the end of %s, which has %s", offset, name, plural.Of(lineNo, "line"))
 		return tool.Fail(tool.InvalidArgs(msg), msg)
 	}
 	if longLines > 0 {

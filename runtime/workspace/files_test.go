@@ -55,6 +55,11 @@ func TestReadFile(t *testing.T) {
 	}
 	wantKind(t, e.call("read_file", map[string]any{"path": "five.txt", "offset": 6}), tool.KindInvalidArgs,
 		"offset 6 is past the end of five.txt, which has 5 lines")
+	wantKind(t, e.call("read_file", map[string]any{"path": "no-newline.txt", "offset": 3}), tool.KindInvalidArgs,
+		"offset 3 is past the end of no-newline.txt, which has 2 lines")
+	e.write("one.txt", "only\n")
+	wantKind(t, e.call("read_file", map[string]any{"path": "one.txt", "offset": 2}), tool.KindInvalidArgs,
+		"offset 2 is past the end of one.txt, which has 1 line")
 	wantKind(t, e.call("read_file", map[string]any{"path": "missing.txt"}), tool.KindNotFound,
 		"missing.txt does not exist (no such file); use list_dir or glob")
 	wantKind(t, e.call("read_file", map[string]any{"path": "five.txt/x"}), tool.KindNotFound, "part of the path is a file")

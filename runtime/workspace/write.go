@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/agenttui/agenttui/internal/plural"
 	"github.com/agenttui/agenttui/runtime/tool"
 )
 
@@ -56,7 +57,7 @@ func (w *Workspace) writeFile(ctx context.Context, a writeFileArgs) tool.Return 
 		verb = "Created"
 	}
 	return tool.Ok(fmt.Sprintf("%s %s: %s, %s.", verb, name,
-		plural(len(a.Content), "byte"), plural(countLines(a.Content), "line")))
+		plural.Of(len(a.Content), "byte"), plural.Of(countLines(a.Content), "line")))
 }
 
 type editFileArgs struct {
@@ -264,14 +265,6 @@ func createTemp(root *os.Root, dir, base string, perm fs.FileMode) (string, *os.
 		return name, f, err
 	}
 	return "", nil, fmt.Errorf("could not create a temporary file beside %s", base)
-}
-
-// plural returns n and noun, with an s unless n is 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // countLines counts lines the way an editor shows them: a last line without

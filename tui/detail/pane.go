@@ -344,7 +344,7 @@ func changeLines(st *text.Styles, c *callview.Call, r *callview.Reply, width int
 		v := d.Layout(width, layout, text.DiffStyle())
 		out = append(out, v.Lines(0, detailDiffLines)...)
 		if v.Len() > detailDiffLines {
-			add(st.Dim.Render, fmt.Sprintf("… %d more lines: f shows the whole diff", v.Len()-detailDiffLines))
+			add(st.Dim.Render, fmt.Sprintf("… %s: f shows the whole diff", text.Plural(v.Len()-detailDiffLines, "more line")))
 		}
 	}
 	return out

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttui/agenttui/internal/plural"
 	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/internal/sanitize"
 	"github.com/agenttui/agenttui/runtime"
@@ -429,7 +430,7 @@ func bound(s string, n int) string {
 	for cut > 0 && !utf8Start(s[cut]) {
 		cut--
 	}
-	return s[:cut] + fmt.Sprintf("\n… (%d more bytes)", len(s)-cut)
+	return s[:cut] + fmt.Sprintf("\n… (%s)", plural.Of(len(s)-cut, "more byte"))
 }
 
 // utf8Start reports whether b begins a UTF-8 sequence.
@@ -447,7 +448,7 @@ func preview(s string) string {
 	}
 	out := bound(strings.Join(lines, "\n"), MaxResultBytes)
 	if more > 0 {
-		out += fmt.Sprintf("\n… (%d more lines)", more)
+		out += fmt.Sprintf("\n… (%s)", plural.Of(more, "more line"))
 	}
 	return out
 }

@@ -268,7 +268,7 @@ func (s *snippet) lines(st *text.Styles, prefix string, width int) []string {
 		out = append(out, prefix+l)
 	}
 	if s.left > 0 {
-		out = append(out, st.Dim.Render(text.Cut(fmt.Sprintf("%s… %d more lines of this change", prefix, s.left), width)))
+		out = append(out, st.Dim.Render(text.Cut(fmt.Sprintf("%s… %s of this change", prefix, text.Plural(s.left, "more line")), width)))
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttui/agenttui/internal/plural"
 	"github.com/agenttui/agenttui/runtime/model"
 )
 
@@ -61,13 +62,8 @@ func WindowSize(n int) string {
 	return fmt.Sprint(n)
 }
 
-// Plural returns n and noun, with an s unless n is 1.
-func Plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+// Plural returns n and noun, with an s unless n is 1, as plural.Of does.
+func Plural(n int, noun string) string { return plural.Of(n, noun) }
 
 // Numbers renders call indices as "#1, #3".
 func Numbers(idx []int) string {
