@@ -371,18 +371,18 @@ func (a *Agent) Run(ctx context.Context, s *Session, input string) GoalOutcome {
 	if a.Mode != nil {
 		mode = a.Mode()
 	}
-	hookNote, blockedBy, blockReason := a.startHooks(ctx, s, input, false)
-	if blockedBy != "" {
+	hookNote, blocked := a.startHooks(ctx, s, input, false)
+	if blocked != nil {
 		// The model never sees a blocked input: the run ends at once,
 		// saying which hook blocked it and why.
 		goal := s.Goal
 		if goal == "" {
 			goal = input
 		}
-		a.emit(RunStarted{Session: s.ID, Goal: goal, Input: input, Model: a.Model.Name(), Mode: mode, Blocked: blockedBy,
+		a.emit(RunStarted{Session: s.ID, Goal: goal, Input: input, Model: a.Model.Name(), Mode: mode, Blocked: blocked.By,
 			At: Time{a.clock().Now()}})
-		out := Failed(input, string(hooks.UserPromptSubmit)+" hook "+hookCommand(blockedBy),
-			[]string{feedback.PromptBlocked(hookCommand(blockedBy), blockReason)})
+		out := Failed(input, string(hooks.UserPromptSubmit)+" hook "+hookCommand(blocked.By),
+			[]string{feedback.PromptBlocked(hookOf(hooks.UserPromptSubmit, blocked.By, blocked.ByWorkspace), blocked.Reason)})
 		total := s.Usage
 		a.emit(RunFinished{Outcome: out, Usage: &total, At: Time{a.clock().Now()}})
 		return out

@@ -190,12 +190,15 @@ type Prepared struct {
 	// arrives.
 	origins []tool.Origin
 	sources func(argument string) ([]string, bool)
-	// rewrittenBy names the hook that rewrote the arguments; hook is the
+	// rewrittenBy names the hook that rewrote the arguments, and
+	// rewrittenByWorkspace says it is the workspace's; hook is the
 	// PreToolUse hooks' allow or ask for the approval policy; hookContext
-	// is their context for the model.
-	rewrittenBy string
-	hook        *HookDecision
-	hookContext string
+	// is their context for the model, from contextOwners' hooks.
+	rewrittenBy          string
+	rewrittenByWorkspace bool
+	hook                 *HookDecision
+	hookContext          string
+	contextOwners        feedback.HookOwners
 }
 
 // Prepare checks a call against the catalogue: the tool must exist (else a

@@ -110,7 +110,10 @@ type PlannedCall struct {
 	Provenance []tool.Origin `json:"provenance,omitempty"`
 	// RewrittenBy names the hook that rewrote the call's arguments ("hook:"
 	// and its command): Args are its rewrite, and Raw what the model sent.
-	RewrittenBy string `json:"rewritten_by,omitempty"`
+	// RewrittenByWorkspace says the hook is one of the workspace's own,
+	// not the person's.
+	RewrittenBy          string `json:"rewritten_by,omitempty"`
+	RewrittenByWorkspace bool   `json:"rewritten_by_workspace,omitempty"`
 }
 
 // CutCall is the call a reply was cut off in the middle of.

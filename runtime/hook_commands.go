@@ -91,6 +91,28 @@ func (RunContinued) EventType() string { return "run_continued" }
 // hookCommand returns the command a hook decider names.
 func hookCommand(by string) string { return strings.TrimPrefix(by, "hook:") }
 
+// hookOf returns the hook of ev that a decider names, as the texts the model
+// reads name it: workspace says it is one of the workspace's own.
+func hookOf(ev hooks.Event, by string, workspace bool) feedback.Hook {
+	return feedback.Hook{Event: string(ev), Command: hookCommand(by), Workspace: workspace}
+}
+
+// contextOwners returns whose hooks gave the context of v.
+func contextOwners(v hooks.Verdict) feedback.HookOwners {
+	var o feedback.HookOwners
+	for _, run := range v.Runs {
+		if strings.TrimSpace(run.Context) == "" {
+			continue
+		}
+		if run.Workspace {
+			o.Workspace = true
+		} else {
+			o.Person = true
+		}
+	}
+	return o
+}
+
 // hooksFor reports whether the agent has hooks on ev for tool. Control tools
 // are never hooked: what they do is decided by the Stop hooks.
 func (a *Agent) hooksFor(ev hooks.Event, name string) bool {
@@ -193,35 +215,35 @@ func (r *run) applyPreHook(p *Prepared, v *hooks.Verdict) (*Prepared, *Flow) {
 		return p, nil
 	}
 	if v.Decision == hooks.Deny {
-		f := Skip(v.By, feedback.HookDenied(hookCommand(v.By), v.Reason))
+		f := Skip(v.By, feedback.HookDenied(hookOf(hooks.PreToolUse, v.By, v.ByWorkspace), v.Reason))
 		return p, &f
 	}
 	if len(v.UpdatedInput) > 0 {
 		q, err := r.cat.rewrite(p, v.UpdatedInput)
 		if err != nil {
-			f := Skip(v.UpdatedBy, feedback.HookRewriteUnfit(hookCommand(v.UpdatedBy), err.Error()))
+			f := Skip(v.UpdatedBy, feedback.HookRewriteUnfit(hookOf(hooks.PreToolUse, v.UpdatedBy, v.UpdatedByWorkspace), err.Error()))
 			return p, &f
 		}
-		q.rewrittenBy = v.UpdatedBy
+		q.rewrittenBy, q.rewrittenByWorkspace = v.UpdatedBy, v.UpdatedByWorkspace
 		q.origins, q.sources = r.session.trace(q.Call.Name, q.Args)
 		p = q
 	}
 	if v.Decision == hooks.Allow || v.Decision == hooks.Ask {
 		p.hook = &HookDecision{Decision: v.Decision, By: v.By, Reason: v.Reason}
 	}
-	p.hookContext = v.Context
+	p.hookContext, p.contextOwners = v.Context, contextOwners(*v)
 	return p, nil
 }
 
-// hookNotes returns what the model reads after a call's result about the
-// person's hooks: that one rewrote the call, and the context they gave.
+// hookNotes returns what the model reads after a call's result about its
+// PreToolUse hooks: that one rewrote the call, and the context they gave.
 func hookNotes(p *Prepared) string {
 	var notes []string
 	if p.rewrittenBy != "" {
-		notes = append(notes, feedback.HookRewritten(hookCommand(p.rewrittenBy), string(p.Args)))
+		notes = append(notes, feedback.HookRewritten(hookOf(hooks.PreToolUse, p.rewrittenBy, p.rewrittenByWorkspace), string(p.Args)))
 	}
 	if strings.TrimSpace(p.hookContext) != "" {
-		notes = append(notes, feedback.HookContext(string(hooks.PreToolUse), p.hookContext))
+		notes = append(notes, feedback.HookContext(p.contextOwners, string(hooks.PreToolUse), p.hookContext))
 	}
 	return strings.Join(notes, "\n\n")
 }
@@ -245,10 +267,10 @@ func (r *replyRun) postCallHook(ctx context.Context, index int, p *Prepared, ret
 	a.publishRuns(hooks.PostToolUse, r.turn, &index, v, r.emitFromCall)
 	var notes []string
 	if strings.TrimSpace(v.Context) != "" {
-		notes = append(notes, feedback.HookContext(string(hooks.PostToolUse), v.Context))
+		notes = append(notes, feedback.HookContext(contextOwners(v), string(hooks.PostToolUse), v.Context))
 	}
 	if v.Decision == hooks.Block {
-		notes = append(notes, feedback.HookBlockedResult(hookCommand(v.By), v.Reason))
+		notes = append(notes, feedback.HookBlockedResult(hookOf(hooks.PostToolUse, v.By, v.ByWorkspace), v.Reason))
 	}
 	return strings.Join(notes, "\n\n")
 }
@@ -266,12 +288,12 @@ func boundHookOutput(s string) string {
 
 // startHooks runs the SessionStart hooks once per session and process, and
 // the UserPromptSubmit hooks of the person's input. It returns the context
-// the model reads with the input, and the hook that blocked the input, if
-// one did (with its reason). A task's agent has neither: its input is its
-// parent model's.
-func (a *Agent) startHooks(ctx context.Context, s *Session, input string, resumed bool) (note, blockedBy, reason string) {
+// the model reads with the input, and the verdict of the hooks that
+// blocked the input, if one did (its By, ByWorkspace and Reason say which
+// and why). A task's agent has neither: its input is its parent model's.
+func (a *Agent) startHooks(ctx context.Context, s *Session, input string, resumed bool) (note string, blocked *hooks.Verdict) {
 	if a.task != nil {
-		return "", "", ""
+		return "", nil
 	}
 	var contexts []string
 	if !s.hooksStarted {
@@ -284,7 +306,7 @@ func (a *Agent) startHooks(ctx context.Context, s *Session, input string, resume
 			}
 			v := a.runHooks(ctx, hooks.SessionStart, in)
 			if strings.TrimSpace(v.Context) != "" {
-				contexts = append(contexts, feedback.HookContext(string(hooks.SessionStart), v.Context))
+				contexts = append(contexts, feedback.HookContext(contextOwners(v), string(hooks.SessionStart), v.Context))
 			}
 		}
 	}
@@ -296,13 +318,13 @@ func (a *Agent) startHooks(ctx context.Context, s *Session, input string, resume
 			// The session's context waits for the next input, which the
 			// model will see.
 			s.Note = joinNotes(s.Note, strings.Join(contexts, "\n\n"))
-			return "", v.By, v.Reason
+			return "", &v
 		}
 		if strings.TrimSpace(v.Context) != "" {
-			contexts = append(contexts, feedback.HookContext(string(hooks.UserPromptSubmit), v.Context))
+			contexts = append(contexts, feedback.HookContext(contextOwners(v), string(hooks.UserPromptSubmit), v.Context))
 		}
 	}
-	return strings.Join(contexts, "\n\n"), "", ""
+	return strings.Join(contexts, "\n\n"), nil
 }
 
 // runHooks runs the hooks of an event that is not about a call, publishing
@@ -335,7 +357,7 @@ func (r *run) stopHooks(ctx context.Context, turn int) (string, bool) {
 		return "", false
 	}
 	r.stopContinues++
-	text := feedback.StopHookGoOn(hookCommand(v.By), v.Reason)
+	text := feedback.StopHookGoOn(hookOf(hooks.Stop, v.By, v.ByWorkspace), v.Reason)
 	a.emit(RunContinued{Turn: turn, By: v.By, Reason: v.Reason, Text: text, At: Time{a.clock().Now()}})
 	return text, true
 }

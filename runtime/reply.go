@@ -285,7 +285,7 @@ func plannedReply(turn int, reply model.Reply, prepared []*Prepared, plan replyP
 			pc.WaitsFor = append(pc.WaitsFor, plan.deps[i]...)
 			pc.Batch = plan.batch[i]
 			pc.Provenance = p.origins
-			pc.RewrittenBy = p.rewrittenBy
+			pc.RewrittenBy, pc.RewrittenByWorkspace = p.rewrittenBy, p.rewrittenByWorkspace
 		}
 		if !isObject(c.Arguments) || !encodesAs(pc.Args, c.Arguments) {
 			// The exact text the model sent, so that a resumed session

@@ -35,9 +35,11 @@ type InterruptedCall struct {
 	// had finished (feedback.TaskProgress), as the journal recorded them.
 	Partial string
 	// Rewritten, when a hook rewrote the call's arguments, is the rewrite
-	// (what ran, or would have) and RewrittenBy names the hook.
-	Rewritten   json.RawMessage
-	RewrittenBy string
+	// (what ran, or would have), RewrittenBy names the hook and
+	// RewrittenByWorkspace says it is the workspace's.
+	Rewritten            json.RawMessage
+	RewrittenBy          string
+	RewrittenByWorkspace bool
 }
 
 // FinishedCall is a result read back from the journal; the call is never
@@ -62,7 +64,7 @@ func (a *Agent) Resume(ctx context.Context, s *Session, intr *Interrupted) GoalO
 	if a.Mode != nil {
 		mode = a.Mode()
 	}
-	if note, _, _ := a.startHooks(ctx, s, "", true); note != "" {
+	if note, _ := a.startHooks(ctx, s, "", true); note != "" {
 		// The SessionStart hooks' context reaches the model with the
 		// person's next input.
 		s.Note = joinNotes(s.Note, note)
@@ -110,14 +112,14 @@ func (r *run) resume(ctx context.Context, intr *Interrupted) (GoalOutcome, bool)
 		if ic.RewrittenBy == "" {
 			continue
 		}
-		// What runs again is what the person's hook made of the call,
-		// never what the model first sent.
+		// What runs again is what the hook made of the call, never
+		// what the model first sent.
 		q, err := r.cat.rewrite(prepared[i], ic.Rewritten)
 		if err != nil {
 			return Failed(s.Goal, fmt.Sprintf("turn %d: resume", intr.Turn),
 				[]string{fmt.Sprintf("call %d's rewritten arguments no longer fit its tool: %v", i+1, err)}), true
 		}
-		q.rewrittenBy = ic.RewrittenBy
+		q.rewrittenBy, q.rewrittenByWorkspace = ic.RewrittenBy, ic.RewrittenByWorkspace
 		prepared[i] = q
 	}
 	rr := r.resumedReply(ctx, intr, prepared)

@@ -215,15 +215,19 @@ type Verdict struct {
 	// Decision is the strongest decision any hook gave.
 	Decision Decision
 	// By names the command whose answer is the Decision, as "hook:" and
-	// the command as written.
-	By string
+	// the command as written; ByWorkspace says it is one of the
+	// workspace's own commands (Command.Workspace), not the person's.
+	By          string
+	ByWorkspace bool
 	// Reason is that command's reason.
 	Reason string
 	// UpdatedInput, for PreToolUse, is the first rewrite of the call's
 	// arguments a hook gave (in the configuration's order); UpdatedBy
-	// names its command like By.
-	UpdatedInput json.RawMessage
-	UpdatedBy    string
+	// names its command like By, and UpdatedByWorkspace says whose it is
+	// like ByWorkspace.
+	UpdatedInput       json.RawMessage
+	UpdatedBy          string
+	UpdatedByWorkspace bool
 	// Context is the additional context of every hook, joined in the
 	// configuration's order and bounded by MaxContext.
 	Context string
@@ -233,8 +237,10 @@ type Verdict struct {
 
 // Run is one command's run and its answer.
 type Run struct {
-	// Command is the command as written.
-	Command string
+	// Command is the command as written; Workspace says it is one of the
+	// workspace's own commands (Command.Workspace), not the person's.
+	Command   string
+	Workspace bool
 	// Exit is its exit status; -1 when it did not exit by itself (it
 	// could not start, or was killed at its time limit).
 	Exit int

@@ -97,7 +97,7 @@ func (r *Runner) Run(ctx context.Context, in Input) Verdict {
 	var wg sync.WaitGroup
 	for i, c := range cmds {
 		if encErr != nil {
-			runs[i] = failed(ev, c, Run{Command: c.Command, Exit: -1, Error: "could not start: " + encErr.Error()})
+			runs[i] = failed(ev, c, Run{Command: c.Command, Workspace: c.Workspace, Exit: -1, Error: "could not start: " + encErr.Error()})
 			continue
 		}
 		wg.Go(func() { runs[i] = r.runOne(ctx, ev, c, stdin) })
@@ -163,7 +163,7 @@ func (r *Runner) runOne(ctx context.Context, ev Event, c Command, stdin []byte) 
 	}
 	cmd.WaitDelay = waitDelay
 
-	run := Run{Command: c.Command, Exit: -1}
+	run := Run{Command: c.Command, Workspace: c.Workspace, Exit: -1}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		// Start fails with ctx's error when ctx ended before it.
@@ -363,10 +363,10 @@ func combine(runs []Run) Verdict {
 	var contexts []string
 	for _, run := range runs {
 		if rank(run.Decision) > rank(v.Decision) {
-			v.Decision, v.By, v.Reason = run.Decision, By(run.Command), run.Reason
+			v.Decision, v.By, v.ByWorkspace, v.Reason = run.Decision, By(run.Command), run.Workspace, run.Reason
 		}
 		if run.updated != "" && v.UpdatedInput == nil {
-			v.UpdatedInput, v.UpdatedBy = json.RawMessage(run.updated), By(run.Command)
+			v.UpdatedInput, v.UpdatedBy, v.UpdatedByWorkspace = json.RawMessage(run.updated), By(run.Command), run.Workspace
 		}
 		if run.Context != "" {
 			contexts = append(contexts, run.Context)
@@ -374,7 +374,7 @@ func combine(runs []Run) Verdict {
 	}
 	if v.Decision == Deny {
 		// A call that does not run has no arguments to rewrite.
-		v.UpdatedInput, v.UpdatedBy = nil, ""
+		v.UpdatedInput, v.UpdatedBy, v.UpdatedByWorkspace = nil, "", false
 	}
 	v.Context = strings.Join(contexts, "\n\n")
 	if len(v.Context) > MaxContext {

@@ -90,3 +90,67 @@ func TestJournalRebuildsWhatHooksAdded(t *testing.T) {
 		t.Errorf("the model's own call is sent back as %s, not as it sent it", got)
 	}
 }
+
+// workspaceRewrite is a workspace's PreToolUse hook that rewrites every
+// call's arguments.
+type workspaceRewrite struct{}
+
+func (workspaceRewrite) Has(ev hooks.Event, _ string) bool { return ev == hooks.PreToolUse }
+
+func (workspaceRewrite) Run(_ context.Context, in hooks.Input) hooks.Verdict {
+	return hooks.Verdict{UpdatedInput: json.RawMessage(`{"text":"ONE"}`), UpdatedBy: "hook:./hooks/pre.sh", UpdatedByWorkspace: true,
+		Runs: []hooks.Run{{Command: "./hooks/pre.sh", Workspace: true}}}
+}
+
+// TestResumedRewriteStaysTheWorkspaces resumes a session that stopped while
+// a call a workspace's hook rewrote was running: the call, which only
+// reads, runs again as rewritten, and the model reads that the workspace's
+// hook rewrote it, as it would have without the stop.
+func TestResumedRewriteStaysTheWorkspaces(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(dir, header("h2"), redact.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := runtime.NewCatalog(echoTool{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &model.Scenario{Name: "h", Steps: []model.Step{
+		{Calls: []model.ScriptedCall{call("echo", `{"text":"one"}`)}},
+		{Text: "done"},
+	}}
+	// The process dies once the call has started: nothing after that
+	// reaches the journal.
+	dead := false
+	a := &runtime.Agent{Model: model.NewScripted("h", sc), Catalog: cat, HookCommands: workspaceRewrite{}, Sink: func(e runtime.Event) {
+		if dead {
+			return
+		}
+		w.Event(e)
+		_, dead = e.(runtime.CallStarted)
+	}}
+	a.Run(context.Background(), runtime.NewSession("h2"), "echo one")
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rp, err := Load(Path(dir, "h2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rp.Interrupted == nil || len(rp.Interrupted.Calls) != 1 || !rp.Interrupted.Calls[0].RewrittenByWorkspace {
+		t.Fatalf("the interrupted reply %+v does not say the workspace's hook rewrote its call", rp.Interrupted)
+	}
+	b := &runtime.Agent{Model: model.NewScripted("h", &model.Scenario{Name: "h", Steps: sc.Steps[1:]}), Catalog: cat}
+	b.Resume(context.Background(), rp.Session, rp.Interrupted)
+	var got string
+	for _, m := range rp.Session.Messages {
+		for _, r := range m.Results {
+			got = r.Content
+		}
+	}
+	want := "ONE\n\nNote: the workspace's PreToolUse hook `./hooks/pre.sh` rewrote this call's arguments before it ran; it ran with {\"text\":\"ONE\"}."
+	if got != want {
+		t.Fatalf("after the resume the model reads\n%q\nwant\n%q", got, want)
+	}
+}

@@ -207,7 +207,7 @@ func (b *builder) apply(e runtime.Event) {
 		b.calls = make([]runtime.InterruptedCall, len(msg.Calls))
 		for i, c := range ev.Calls {
 			if c.RewrittenBy != "" && i < len(b.calls) {
-				b.calls[i].Rewritten, b.calls[i].RewrittenBy = c.Args, c.RewrittenBy
+				b.calls[i].Rewritten, b.calls[i].RewrittenBy, b.calls[i].RewrittenByWorkspace = c.Args, c.RewrittenBy, c.RewrittenByWorkspace
 			}
 		}
 	case runtime.InvalidReply:

@@ -68,11 +68,13 @@ type Call struct {
 	// results earlier in the session, as the planned call, its decisions
 	// and its approval request reported them; raw, cleaned where drawn.
 	Origins []tool.Origin
-	// RewrittenBy names the person's hook that rewrote the arguments
-	// (its command, clean); Sent is what the model sent, raw. Args are
-	// then the rewrite, which is what runs.
-	RewrittenBy string
-	Sent        string
+	// RewrittenBy names the hook that rewrote the arguments (its command,
+	// clean), and RewrittenByWorkspace says it is the workspace's own
+	// rather than the person's; Sent is what the model sent, raw. Args
+	// are then the rewrite, which is what runs.
+	RewrittenBy          string
+	RewrittenByWorkspace bool
+	Sent                 string
 
 	Decisions []Decision
 	Asking    bool      // the last decision was "ask"
@@ -165,7 +167,7 @@ func NewReply(ev runtime.ReplyReceived) *Reply {
 		}
 		c.addOrigins(pc.Provenance)
 		if pc.RewrittenBy != "" {
-			c.RewrittenBy, c.Sent = text.CleanLine(approval.ParseDecider(pc.RewrittenBy).Label), pc.Raw
+			c.RewrittenBy, c.RewrittenByWorkspace, c.Sent = text.CleanLine(approval.ParseDecider(pc.RewrittenBy).Label), pc.RewrittenByWorkspace, pc.Raw
 			// The row says a hook rewrote what runs.
 			c.Short = "✎ " + c.Short
 		}

@@ -86,3 +86,21 @@ func TestDiffScreenScrollsAndHandsBackItsKeys(t *testing.T) {
 		t.Fatalf("esc asked for %+v, want Close", act)
 	}
 }
+
+// TestPaneSaysWhoseHookRewroteTheCall names the hook that rewrote a call's
+// arguments as the person's own or the workspace's.
+func TestPaneSaysWhoseHookRewroteTheCall(t *testing.T) {
+	for workspace, want := range map[bool]string{
+		false: `✎ rewritten by your hook ./hooks/pre.sh; the model sent command="rm -rf /"`,
+		true:  `✎ rewritten by the workspace's hook ./hooks/pre.sh; the model sent command="rm -rf /"`,
+	} {
+		r := callview.NewReply(runtime.ReplyReceived{Turn: 1, Calls: []runtime.PlannedCall{{
+			Index: 0, Name: "run_shell", Args: json.RawMessage(`{"command":"ls"}`), Raw: `{"command":"rm -rf /"}`,
+			WaitsFor: []int{}, Batch: 1, RewrittenBy: "hook:./hooks/pre.sh", RewrittenByWorkspace: workspace,
+		}}})
+		p := NewPane(text.DefaultStyles())
+		if out := p.View(r.Get(0), r, "/w", 120, p.Need(r.Get(0), r, "/w", 120)); !strings.Contains(out, want) {
+			t.Errorf("the pane lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -167,7 +167,11 @@ func detailLines(st *text.Styles, c *callview.Call, r *callview.Reply, ws string
 	if c.RewrittenBy != "" {
 		// What runs is not what the model sent: the person approves the
 		// rewrite, and sees what it replaced.
-		add("", "✎ rewritten by your hook "+c.RewrittenBy+"; the model sent "+text.CleanLine(text.ShortArgs(json.RawMessage(c.Sent))))
+		whose := "your hook "
+		if c.RewrittenByWorkspace {
+			whose = "the workspace's hook "
+		}
+		add("", "✎ rewritten by "+whose+c.RewrittenBy+"; the model sent "+text.CleanLine(text.ShortArgs(json.RawMessage(c.Sent))))
 	}
 	if t := c.Task; t != nil {
 		add("", "task: "+t.Name()+" · "+t.Progress())
