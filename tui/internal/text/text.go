@@ -169,7 +169,7 @@ func wrapLine(out []string, line string, w int) []string {
 				flush()
 				space = ""
 			}
-			pieces := strings.Split(ansi.Hardwrap(space+word, w, true), "\n")
+			pieces := breakWord(space+word, w)
 			for _, p := range pieces[:len(pieces)-1] {
 				out = append(out, p)
 			}
@@ -183,6 +183,26 @@ func wrapLine(out []string, line string, w int) []string {
 		return append(out, space[:min(len(space), w)])
 	}
 	return append(out, cur.String())
+}
+
+// breakWord breaks a word wider than w columns into lines of at most w:
+// after the last "/" or "-" that fits, so that a path or a long name
+// breaks where a reader expects it, else at the width.
+func breakWord(word string, w int) []string {
+	var out []string
+	for ansi.StringWidth(word) > w {
+		line := strings.SplitN(ansi.Hardwrap(word, w, true), "\n", 2)[0]
+		if line == "" {
+			// Not even one character fits: the rest goes as it is.
+			break
+		}
+		if i := strings.LastIndexAny(line, "/-"); i > 0 && i < len(line)-1 {
+			line = line[:i+1]
+		}
+		out = append(out, line)
+		word = word[len(line):]
+	}
+	return append(out, word)
 }
 
 // Indent wraps clean text to w columns with prefix before every line.

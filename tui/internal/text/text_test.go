@@ -54,7 +54,8 @@ func TestCleanExpandsTabsToTheirStops(t *testing.T) {
 
 // TestWrapBreaksOnceAtSpaces wraps at spaces only, keeps words joined by a
 // no-break space and hyphenated words whole, breaks inside a word only when
-// it is wider than the line, and never passes the width.
+// it is wider than the line (after a "/" or "-" where one fits), and never
+// passes the width.
 func TestWrapBreaksOnceAtSpaces(t *testing.T) {
 	cmd := "agenttui" + NoBreak + "--model" + NoBreak + "openai:gpt-x"
 	for _, tc := range []struct {
@@ -74,6 +75,10 @@ func TestWrapBreaksOnceAtSpaces(t *testing.T) {
 		{"two  spaces  dropped at the break", 12, []string{"two  spaces", "dropped at", "the break"}},
 		{"世界世界世界", 5, []string{"世界", "世界", "世界"}},
 		{"first line\nsecond one here", 10, []string{"first line", "second one", "here"}},
+		// A word wider than the line breaks after a slash or hyphen that
+		// fits, where there is one.
+		{"~/.claude/commands/release-notes.md", 28, []string{"~/.claude/commands/release-", "notes.md"}},
+		{"from ~/.claude/commands/x.md", 12, []string{"from", "~/.claude/", "commands/", "x.md"}},
 	} {
 		got := Wrap(tc.in, tc.w)
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
