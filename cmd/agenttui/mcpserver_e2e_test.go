@@ -20,39 +20,33 @@ import (
 // clients nobody here wrote: the TypeScript SDK (through
 // testdata/mcpclient/client.mjs, which follows a plan and prints what it
 // saw) and the MCP Inspector's CLI. Both are pinned in
-// testdata/mcpclient/package.json; CI installs them with
-// npm ci --prefix cmd/agenttui/testdata/mcpclient.
+// testdata/mcpclient/package.json. The tests never install them (go test
+// must not reach the network); .ci/run does, with mcpClientInstall.
 const mcpClientDir = "testdata/mcpclient"
+
+// mcpClientInstall is the command, run from the module root, that installs
+// the clients; a skipped test names it.
+const mcpClientInstall = "npm ci --no-audit --no-fund --prefix cmd/agenttui/testdata/mcpclient"
 
 var (
 	mcpClientOnce sync.Once
 	mcpClientWhy  string
 )
 
-// needMCPClients makes sure the npm packages are installed, installing them
-// when npm is there. Without node or npm the test is skipped, saying why;
-// under CI (CI set) it fails instead, since CI is meant to run it.
+// needMCPClients skips the test, with one line saying how to install them,
+// unless node and the clients are installed; under CI (CI set) it fails
+// instead, since CI is meant to run it.
 func needMCPClients(t *testing.T) {
 	t.Helper()
 	mcpClientOnce.Do(func() {
 		if _, err := exec.LookPath("node"); err != nil {
-			mcpClientWhy = "node is not installed, so the TypeScript MCP SDK cannot run"
+			mcpClientWhy = "needs Node.js to run the MCP clients; install Node.js, then run: " + mcpClientInstall
 			return
 		}
 		sdk := filepath.Join(mcpClientDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")
 		inspector := filepath.Join(mcpClientDir, "node_modules", "@modelcontextprotocol", "inspector", "package.json")
-		if fileExists(sdk) && fileExists(inspector) {
-			return
-		}
-		if _, err := exec.LookPath("npm"); err != nil {
-			mcpClientWhy = "the MCP clients are not installed and npm is not available (run: npm ci --prefix cmd/agenttui/testdata/mcpclient)"
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		install := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund", "--prefix", mcpClientDir)
-		if out, err := install.CombinedOutput(); err != nil {
-			mcpClientWhy = "npm ci of the MCP clients failed: " + err.Error() + ": " + string(out)
+		if !fileExists(sdk) || !fileExists(inspector) {
+			mcpClientWhy = "needs the MCP clients from npm, which are not installed; run: " + mcpClientInstall + " (.ci/run does)"
 		}
 	})
 	if mcpClientWhy != "" {

@@ -20,9 +20,13 @@ import (
 )
 
 // fsServerDir holds package.json and package-lock.json pinning the
-// reference filesystem server; CI installs it with
-// npm ci --prefix runtime/mcp/testdata/fsserver.
+// reference filesystem server. The tests never install it (go test must not
+// reach the network); .ci/run does, with fsServerInstall.
 const fsServerDir = "testdata/fsserver"
+
+// fsServerInstall is the command, run from the module root, that installs
+// the reference server; a skipped test names it.
+const fsServerInstall = "npm ci --no-audit --no-fund --prefix runtime/mcp/testdata/fsserver"
 
 var (
 	fsServerOnce sync.Once
@@ -31,30 +35,20 @@ var (
 )
 
 // fsServer returns the path of the reference filesystem server's entry
-// point, installing it with npm when it is missing. Without node or npm, or
-// when the install fails, the test is skipped, saying why; under CI (CI
-// set) it fails instead, since CI is meant to run it.
+// point. When node or the installed server is missing the test is skipped
+// with one line saying how to get it; under CI (CI set) it fails instead,
+// since CI is meant to run it.
 func fsServer(t *testing.T) string {
 	t.Helper()
 	fsServerOnce.Do(func() {
 		entry, _ := filepath.Abs(filepath.Join(fsServerDir, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
 		if _, err := exec.LookPath("node"); err != nil {
-			fsServerWhy = "node is not installed, so the reference MCP server @modelcontextprotocol/server-filesystem cannot run"
+			fsServerWhy = "needs Node.js to run the reference MCP server; install Node.js, then run: " + fsServerInstall
 			return
 		}
-		if _, err := os.Stat(entry); errors.Is(err, os.ErrNotExist) {
-			if _, err := exec.LookPath("npm"); err != nil {
-				fsServerWhy = "the reference MCP server is not installed and npm is not available to install it " +
-					"(run: npm ci --prefix runtime/mcp/testdata/fsserver)"
-				return
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-			defer cancel()
-			install := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund", "--prefix", fsServerDir)
-			if out, err := install.CombinedOutput(); err != nil {
-				fsServerWhy = "installing the reference MCP server with npm ci failed: " + err.Error() + ": " + lastLines(string(out), 5)
-				return
-			}
+		if _, err := os.Stat(entry); err != nil {
+			fsServerWhy = "needs the reference MCP server from npm, which is not installed; run: " + fsServerInstall + " (.ci/run does)"
+			return
 		}
 		fsServerPath = entry
 	})
@@ -65,11 +59,6 @@ func fsServer(t *testing.T) string {
 		t.Skip(fsServerWhy)
 	}
 	return fsServerPath
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], " | ")
 }
 
 // barrier holds each call of the wrapped tool until n calls are inside it
