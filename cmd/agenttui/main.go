@@ -8,6 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"unicode"
+
+	"github.com/agenttui/agenttui/internal/cliflags"
 )
 
 // main runs the command. When agenttui is started as the shell sandbox's
@@ -35,7 +39,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(args) > 0 && args[0] == "sessions":
 		code, err = runSessions(args[1:], stdout, stderr)
 	default:
-		code, err = runConsole(args, stdin, stdout, stderr)
+		if err = mistypedCommand(args); err == nil {
+			code, err = runConsole(args, stdin, stdout, stderr)
+		}
 	}
 	if err == nil {
 		return code
@@ -49,4 +55,23 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "agenttui: %v\n", err)
 	return 1
+}
+
+// commands are the subcommands Main takes as its first argument.
+var commands = []string{"run", "mcp", "eval", "sessions"}
+
+// mistypedCommand refuses a first argument that is one word near a
+// command's name ("sesions"), which would otherwise start a run with that
+// word as its goal. A goal of more words, or one word with a space in it,
+// runs; so does any one word after "--".
+func mistypedCommand(args []string) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") || strings.ContainsFunc(args[0], unicode.IsSpace) {
+		return nil
+	}
+	name, ok := cliflags.Suggest(args[0], commands)
+	if !ok {
+		return nil
+	}
+	return usagef("unknown command %q: did you mean %q? (see agenttui --help; to run %q as a goal: agenttui -- %s)",
+		args[0], name, args[0], args[0])
 }

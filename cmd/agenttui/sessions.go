@@ -1,8 +1,11 @@
 package main
 
 import (
-	"github.com/agenttui/agenttui/internal/launch"
 	"io"
+	"strings"
+
+	"github.com/agenttui/agenttui/internal/cliflags"
+	"github.com/agenttui/agenttui/internal/launch"
 
 	"github.com/agenttui/agenttui/internal/session"
 	"github.com/agenttui/agenttui/runtime/journal"
@@ -25,6 +28,11 @@ func runSessions(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if len(args) > 0 && args[0] == "rm" {
 		return runRemove(args[1:], stdout)
+	}
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		if name, ok := cliflags.Suggest(args[0], []string{"export", "rewind", "rm"}); ok {
+			return 2, usagef("unknown command %q: did you mean \"agenttui sessions %s\"? (see agenttui --help)", args[0], name)
+		}
 	}
 	o, err := parseOptions("agenttui sessions", args, false, stdout)
 	if err != nil {

@@ -1,6 +1,7 @@
 // Package cliflags parses agenttui's command lines the way its commands
-// take them: flags before, between and after the arguments, and a flag
-// package error said in one line.
+// take them: flags before, between and after the arguments, a flag
+// package error said in one line, and a mistyped command's name
+// recognised.
 package cliflags
 
 import (
