@@ -202,10 +202,14 @@ func (s *Server) Handler() http.Handler { return s.http }
 
 // ServeStdio serves one client over in and out (newline-delimited JSON-RPC,
 // as over a process's standard input and output) until in ends or ctx ends,
-// then closes the server (see Close). It closes in when in is an
-// io.ReadCloser, since a read blocked on it could not end otherwise, and
-// leaves out to the caller. It returns nil when the stream or ctx ended,
-// and otherwise the transport's error or Close's.
+// then closes the server (see Close). A line that is not JSON is answered
+// with a JSON-RPC parse error and one that is no JSON-RPC message with an
+// invalid request, and the server goes on serving. When in ends, the
+// requests read before its end are answered first, the runs going stopped
+// as Close stops them. It closes in when in is an io.ReadCloser, since a
+// read blocked on it could not end otherwise, and leaves out to the caller.
+// It returns nil when the stream or ctx ended, and otherwise the
+// transport's error or Close's.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	// The runs stop as soon as ctx ends: the SDK waits for the calls in
 	// flight before it lets go of the stream.
@@ -215,7 +219,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	if !ok {
 		rc = io.NopCloser(in)
 	}
-	err := s.mcp.Run(ctx, &mcp.IOTransport{Reader: rc, Writer: nopWriteCloser{out}})
+	err := s.mcp.Run(ctx, newLineTransport(rc, out, func() { _ = s.Close() }))
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		err = nil
 	}
