@@ -128,7 +128,7 @@ func ParseScenario(data []byte) (*Scenario, error) {
 		Steps       []json.RawMessage          `json:"steps"`
 		Tasks       map[string]json.RawMessage `json:"tasks"`
 	}
-	if err := strictDecode(data, &top); err != nil {
+	if err := strictDecode(data, &top, scenarioShape); err != nil {
 		return nil, fmt.Errorf("not a valid scenario: %v", err)
 	}
 	if top.Steps == nil {
@@ -144,7 +144,7 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	sc := &Scenario{Name: top.Name, Description: top.Description, Workspace: top.Workspace, Steps: make([]Step, len(top.Steps))}
 	for i, raw := range top.Steps {
 		n := i + 1
-		if err := strictDecode(raw, &sc.Steps[i]); err != nil {
+		if err := strictDecode(raw, &sc.Steps[i], stepShape); err != nil {
 			return nil, fmt.Errorf("step %d: %v", n, err)
 		}
 		if err := sc.Steps[i].check(); err != nil {
@@ -169,7 +169,7 @@ func parseTaskScript(data []byte) (*TaskScript, error) {
 	var top struct {
 		Steps []json.RawMessage `json:"steps"`
 	}
-	if err := strictDecode(data, &top); err != nil {
+	if err := strictDecode(data, &top, taskShape); err != nil {
 		return nil, err
 	}
 	if len(top.Steps) == 0 {
@@ -177,7 +177,7 @@ func parseTaskScript(data []byte) (*TaskScript, error) {
 	}
 	ts := &TaskScript{Steps: make([]Step, len(top.Steps))}
 	for i, raw := range top.Steps {
-		if err := strictDecode(raw, &ts.Steps[i]); err != nil {
+		if err := strictDecode(raw, &ts.Steps[i], stepShape); err != nil {
 			return nil, fmt.Errorf("step %d: %v", i+1, err)
 		}
 		if ts.Steps[i].Input != "" {
@@ -188,31 +188,6 @@ func parseTaskScript(data []byte) (*TaskScript, error) {
 		}
 	}
 	return ts, nil
-}
-
-// strictDecode decodes one JSON value into v, refusing unknown fields and
-// trailing data, and words type errors by field.
-func strictDecode(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		var syntaxErr *json.SyntaxError
-		switch {
-		case errors.As(err, &typeErr) && typeErr.Field != "":
-			return fmt.Errorf("field %s: expected %s, got %s", typeErr.Field, typeErr.Type, typeErr.Value)
-		case errors.As(err, &syntaxErr):
-			return fmt.Errorf("invalid JSON at byte %d: %v", syntaxErr.Offset, syntaxErr)
-		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			return fmt.Errorf("unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
-		default:
-			return errors.New(strings.TrimPrefix(err.Error(), "json: "))
-		}
-	}
-	if dec.More() {
-		return errors.New("unexpected data after the JSON value")
-	}
-	return nil
 }
 
 func (s Step) check() error {

@@ -62,7 +62,7 @@ func TestScenarioErrorsNameStepAndField(t *testing.T) {
 		{`{"steps": [{}]}`, "step 1: a step needs text, calls or cut"},
 		{`{"steps": [{"text": "a"}, {"calls": [{"name": "r", "args": {}, "raw_args": "{}"}]}]}`, "step 2: calls[0]: give args or raw_args, not both"},
 		{`{"steps": [{"cut": {"args": {}}}]}`, "step 1: cut: field name is missing"},
-		{`{"steps": [{"text": 5}]}`, "step 1: field text: expected string, got number"},
+		{`{"steps": [{"text": 5}]}`, "step 1: field text: expected a string, got a number"},
 		{`{"steps": [{"text": "a", "expect": [""]}]}`, "step 1: expect[0]: an expected text must not be empty"},
 		{`{"steps": [{"text": "a", "delay_ms": -1}]}`, "step 1: field delay_ms: must not be negative"},
 		{`{"steps": [{"text": "a"}], "extra": 1}`, `unknown field "extra"`},
@@ -72,6 +72,46 @@ func TestScenarioErrorsNameStepAndField(t *testing.T) {
 		_, err := ParseScenario([]byte(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
+// TestScenarioErrorsAreInWords checks that a scenario that is not one is
+// said in words a person who wrote the file can act on, whole: never a Go
+// type, never a bare EOF.
+func TestScenarioErrorsAreInWords(t *testing.T) {
+	const shape = `a scenario is a JSON object such as {"steps": [{"text": "Done."}]}`
+	cases := []struct{ in, want string }{
+		{`[]`, "not a valid scenario: it is an array; " + shape},
+		{``, "not a valid scenario: it is empty; " + shape},
+		{" \n\t", "not a valid scenario: it is empty; " + shape},
+		{`42`, "not a valid scenario: it is a number; " + shape},
+		{`"steps"`, "not a valid scenario: it is a string; " + shape},
+		{`null`, "not a valid scenario: it is null; " + shape},
+		{`{"name": 5, "steps": [{"text": "a"}]}`, "not a valid scenario: field name: expected a string, got a number"},
+		{`{"steps": {"text": "a"}}`, "not a valid scenario: field steps: expected an array, got an object"},
+		{`{"steps": [{"calls": {"name": "r"}}]}`, "step 1: field calls: expected an array, got an object"},
+		{`{"steps": [{"cut": "r"}]}`, "step 1: field cut: expected an object, got a string"},
+		{`{"steps": [{"text": "a", "delay_ms": 1.5}]}`, "step 1: field delay_ms: expected a whole number, got a number (1.5)"},
+		{`{"steps": [{"text": "a", "expect": [true]}]}`, "step 1: field expect: expected a string, got true or false"},
+		{`{"stpes": [{"text": "a"}]}`, `not a valid scenario: unknown field "stpes"`},
+		{`{"steps": [{"txet": "a"}]}`, `step 1: unknown field "txet"`},
+		{`{"steps": [[]]}`, `step 1: it is an array; a step is a JSON object such as {"text": "Done."}`},
+		{`{"steps": [{"text": "a"}], "tasks": {"look": []}}`, `tasks["look"]: it is an array; a task's script is a JSON object`},
+		{`{"steps": [{"text": "a"}], "tasks": {"look": {"steps": [{"text": 1}]}}}`, `tasks["look"]: step 1: field text: expected a string, got a number`},
+		{"{\n  \"steps\": [\n    {\"text\": \"a\",}\n  ]\n}", "not a valid scenario: invalid JSON at line 3, column 18: invalid character '}'"},
+		{`{"steps": [{"text": "a"}]`, "not a valid scenario: invalid JSON: it ends in the middle of a value"},
+	}
+	for _, c := range cases {
+		_, err := ParseScenario([]byte(c.in))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.in, err, c.want)
+			continue
+		}
+		for _, leak := range []string{"Go ", "struct", "json.", "model.", "EOF", "unmarshal", "expected int", "expected string", "expected []"} {
+			if strings.Contains(err.Error(), leak) {
+				t.Errorf("%q: the error %q says %q", c.in, err, leak)
+			}
 		}
 	}
 }
@@ -167,9 +207,9 @@ func TestPersonFieldErrorsNameStepAndField(t *testing.T) {
 		{`{"workspace": "../ws.txtar", "steps": [{"text": "a"}]}`, `field workspace: "../ws.txtar" is not a path inside the scenario's folder`},
 		{`{"workspace": "/tmp/ws.txtar", "steps": [{"text": "a"}]}`, `field workspace: "/tmp/ws.txtar" is not a path inside`},
 		{`{"workspace": "a/./ws.txtar", "steps": [{"text": "a"}]}`, `field workspace: "a/./ws.txtar" is not a path inside`},
-		{`{"workspace": 3, "steps": [{"text": "a"}]}`, `field workspace: expected string, got number`},
+		{`{"workspace": 3, "steps": [{"text": "a"}]}`, `field workspace: expected a string, got a number`},
 		{`{"steps": [{"text": "a"}, {"input": "  ", "text": "b"}]}`, "step 2: field input: must not be blank"},
-		{`{"steps": [{"input": 4, "text": "b"}]}`, "step 1: field input: expected string, got number"},
+		{`{"steps": [{"input": 4, "text": "b"}]}`, "step 1: field input: expected a string, got a number"},
 		{`{"steps": [{"input": "go"}]}`, "step 1: a step needs text, calls or cut"},
 		{`{"steps": [{"calls": [{"name": "r"}, {"name": "w", "decision": "aprove"}]}]}`,
 			`step 1: calls[1]: field decision: unknown decision "aprove": use "approve", "skip", {"skip": "the reason"} or {"grant": "tool" | "folder" | "sandboxed"}`},
