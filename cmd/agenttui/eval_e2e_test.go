@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -149,6 +150,26 @@ func TestEvalAllPassExitsZero(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "one.json"), string(data))
 	if r := runBinary(t, ".", "", "eval", dir); r.code != 0 || !strings.Contains(r.stdout, "reads") {
 		t.Errorf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestEvalMissingKeyHint checks that a case whose provider has no API key
+// fails with a hint an eval case can follow: a scenario file as its model,
+// not the command line's --model demo, which a case refuses.
+func TestEvalMissingKeyHint(t *testing.T) {
+	dir := t.TempDir()
+	suite := filepath.Join(dir, "keys.json")
+	writeFile(t, suite, `{"cases": [{"name": "keyless", "goal": "g", "model": "anthropic:claude-opus-4-7"}]}`)
+	cmd := exec.Command(binary, "eval", suite)
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); !strings.HasSuffix(name, "_API_KEY") && !strings.HasSuffix(name, "_BASE_URL") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	r := execute(t, cmd)
+	want := `ANTHROPIC_API_KEY is not set: export it, or make the case's "model" a .json scenario file`
+	if r.code != 1 || !strings.Contains(r.stdout, want) || strings.Contains(r.stdout+r.stderr, "--model demo") {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
 

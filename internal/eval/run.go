@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agenttui/agenttui/internal/providers"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
 )
@@ -153,9 +154,21 @@ func runOnce(ctx context.Context, c *Case, k int, run RunFunc, now func() time.T
 	}
 	start := now()
 	res.Attempt = callRunner(ctx, run, c, dir)
+	res.Attempt.Err = caseProblem(res.Attempt.Err)
 	res.Duration = now().Sub(start)
 	res.Failures = checkRun(c, res.Attempt, dir)
 	return res
+}
+
+// caseProblem words a runner's error for a case. A provider's missing API
+// key says what a case's model can be instead: the command line's answer,
+// --model demo, is no model a case takes.
+func caseProblem(err error) error {
+	var pe *providers.Error
+	if errors.As(err, &pe) && pe.MissingKey() != "" {
+		return fmt.Errorf(`%s is not set: export it, or make the case's "model" a .json scenario file`, pe.MissingKey())
+	}
+	return err
 }
 
 // callRunner calls run, turning a panic into a run that could not be

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttui/agenttui/internal/providers"
 	"github.com/agenttui/agenttui/internal/txtar"
 	"github.com/agenttui/agenttui/runtime"
 )
@@ -177,6 +178,23 @@ func TestRunPanic(t *testing.T) {
 		t.Error("the cases beside the panic did not pass")
 	}
 	if got, want := rep.Cases[1].FirstFailure(), "run: the runner panicked: index out of range"; got != want {
+		t.Errorf("first failure %q, want %q", got, want)
+	}
+}
+
+// A provider's missing API key fails the run with what a case's model can
+// be instead, not the command line's --model demo, which no case takes.
+func TestRunMissingKeyHint(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "")
+	t.Setenv("ANTHROPIC_BASE_URL", "")
+	run := func(context.Context, *Case, string) Attempt {
+		_, err := providers.Open("anthropic:claude-opus-4-7", providers.Settings{})
+		return Attempt{Err: err}
+	}
+	rep := Run(t.Context(), testSuite(testCase("keyless")), Options{Parallel: 1, Run: run})
+	got := rep.Cases[0].FirstFailure()
+	want := `run: ANTHROPIC_API_KEY is not set: export it, or make the case's "model" a .json scenario file`
+	if got != want || strings.Contains(got, "--model demo") {
 		t.Errorf("first failure %q, want %q", got, want)
 	}
 }

@@ -48,11 +48,23 @@ func FromConfig(c *config.Config) Settings {
 
 // Error is a model spec or setting that cannot be used; its message is one
 // line saying what to change.
-type Error struct{ msg string }
+type Error struct {
+	msg string
+	// key is the environment variable whose absence the error reports,
+	// "" when it reports something else.
+	key string
+}
 
 func (e *Error) Error() string { return e.msg }
 
-func errorf(format string, args ...any) error { return &Error{fmt.Sprintf(format, args...)} }
+// MissingKey returns the environment variable that holds the provider's API
+// key when the error says it is not set, and "" for any other error. The
+// message offers --model demo instead, which only a command line's --model
+// takes, so a caller whose models come from elsewhere (an eval case) words
+// its own.
+func (e *Error) MissingKey() string { return e.key }
+
+func errorf(format string, args ...any) error { return &Error{msg: fmt.Sprintf(format, args...)} }
 
 // IsSpec reports whether spec names a provider's model, such as
 // "openai:gpt-6.2-sol" or "anthropic:claude-opus-5-5".
@@ -85,8 +97,8 @@ func Open(spec string, s Settings) (model.Model, error) {
 		api, _ := openai.ParseAPI(s.OpenAIAPI)
 		m, err = openai.New(name, openai.WithStallTimeout(idle), openai.WithAPI(api))
 		if errors.Is(err, openai.ErrMissingAPIKey) {
-			return nil, errorf("%s is not set: export it, or set %s for a compatible server such as Ollama, or use --model demo",
-				openai.EnvAPIKey, openai.EnvBaseURL)
+			return nil, &Error{key: openai.EnvAPIKey, msg: fmt.Sprintf("%s is not set: export it, or set %s for a compatible server such as Ollama, or use --model demo",
+				openai.EnvAPIKey, openai.EnvBaseURL)}
 		}
 	case "anthropic":
 		if name == "" {
@@ -94,7 +106,7 @@ func Open(spec string, s Settings) (model.Model, error) {
 		}
 		m, err = anthropic.New(name, anthropic.WithStallTimeout(idle))
 		if errors.Is(err, anthropic.ErrMissingAPIKey) {
-			return nil, errorf("%s is not set: export it, or use --model demo", anthropic.EnvAPIKey)
+			return nil, &Error{key: anthropic.EnvAPIKey, msg: fmt.Sprintf("%s is not set: export it, or use --model demo", anthropic.EnvAPIKey)}
 		}
 	default:
 		return nil, errorf("unknown model provider %q in --model %s: use openai:<name>, anthropic:<name> or demo", provider, spec)

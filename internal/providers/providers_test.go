@@ -56,8 +56,17 @@ func TestOpenSpecs(t *testing.T) {
 		t.Errorf("unknown provider: %v", err)
 	}
 	t.Setenv("ANTHROPIC_API_KEY", "")
-	if _, err := Open("anthropic:claude-opus-4-7", Settings{}); !errors.As(err, &pe) || err.Error() != "ANTHROPIC_API_KEY is not set: export it, or use --model demo" {
+	if _, err := Open("anthropic:claude-opus-4-7", Settings{}); !errors.As(err, &pe) || err.Error() != "ANTHROPIC_API_KEY is not set: export it, or use --model demo" ||
+		pe.MissingKey() != "ANTHROPIC_API_KEY" {
 		t.Errorf("no key: %v", err)
+	}
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	if _, err := Open("openai:gpt-5", Settings{}); !errors.As(err, &pe) || pe.MissingKey() != "OPENAI_API_KEY" {
+		t.Errorf("no key: %v", err)
+	}
+	if _, err := Open("gemini:pro", Settings{}); !errors.As(err, &pe) || pe.MissingKey() != "" {
+		t.Errorf("an unknown provider says a key is missing: %v", err)
 	}
 }
 
