@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"time"
 
@@ -149,4 +150,12 @@ type Options struct {
 	// delivers fn's message after d. Nil means tea.Tick; tests pass one
 	// that moves a fake clock instead of sleeping.
 	Tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
+
+	// Ended carries the signals that end the console as quitting does
+	// (an interrupt as bubbletea's Ctrl+C does): os.Interrupt, SIGTERM,
+	// and SIGHUP, which closing the terminal window sends. The caller
+	// catches them from before it makes anything to clean up, so that
+	// none kills the process before it has stopped its run and removed
+	// its temporary folders. Nil makes Run catch them itself.
+	Ended <-chan os.Signal
 }

@@ -38,6 +38,13 @@ func Run(m Model, in, out *os.File, rec Recorder) (Model, error) {
 	resized := make(chan os.Signal, 1)
 	signal.Notify(resized, syscall.SIGWINCH)
 	defer signal.Stop(resized)
+	ended := m.opts.Ended
+	if ended == nil {
+		own := make(chan os.Signal, 1)
+		signal.Notify(own, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		defer signal.Stop(own)
+		ended = own
+	}
 	w, h, err := term.GetSize(out.Fd())
 	if err != nil {
 		return m, fmt.Errorf("the console needs a terminal: %w", err)
@@ -61,10 +68,15 @@ func Run(m Model, in, out *os.File, rec Recorder) (Model, error) {
 	nm, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	scr.Resize(w, h)
 	f := frame{m: nm.(Model), screen: scr, rec: rec}
-	f.m.term = &screen.Handover{In: in, Out: tty, Cooked: saved, Screen: scr}
+	handover := &screen.Handover{In: in, Out: tty, Cooked: saved, Screen: scr}
+	f.m.term = handover
 	scr.Draw(f.m.View())
 
-	p := tea.NewProgram(f, tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer())
+	// The console hears the signals that end it itself, rather than
+	// through bubbletea, whose handler knows no SIGHUP and, when the
+	// program has ended for another reason first, blocks its shutdown for
+	// ever.
+	p := tea.NewProgram(f, tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer(), tea.WithoutSignalHandler())
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -73,6 +85,18 @@ func Run(m Model, in, out *os.File, rec Recorder) (Model, error) {
 			case <-resized:
 				if w, h, err := term.GetSize(out.Fd()); err == nil {
 					p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+				}
+			case sig := <-ended:
+				// While the editor has the terminal, an interrupt or
+				// SIGTERM is the editor's, as bubbletea has it; a
+				// closed terminal ends both. Send returns at once
+				// once the program has ended.
+				switch {
+				case sig != syscall.SIGHUP && handover.Busy():
+				case sig == os.Interrupt:
+					p.Send(tea.InterruptMsg{})
+				default:
+					p.Quit()
 				}
 			case <-done:
 				return
@@ -83,7 +107,7 @@ func Run(m Model, in, out *os.File, rec Recorder) (Model, error) {
 	if fm, ok := final.(frame); ok {
 		m = fm.m
 	}
-	// However the program ended (quit, SIGTERM, an interrupt), a run that
+	// However the program ended (quit, SIGTERM, SIGHUP, an interrupt), a run that
 	// is still going is stopped, so its calls get honest results and its
 	// outcome can be printed.
 	m.stop("the console was closed")

@@ -6,6 +6,7 @@ import (
 	"github.com/agenttui/agenttui/internal/launch"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -57,6 +58,12 @@ const stopWait = 5 * time.Second
 // It is 1 only when the console itself could not run, and 2 for usage
 // errors.
 func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	// A signal that ends the process (SIGHUP when the terminal window is
+	// closed) quits the console, which then cleans up as on quitting; it
+	// is caught from now on, before any temporary folder is made.
+	ended := make(chan os.Signal, 1)
+	signal.Notify(ended, endSignals...)
+	defer signal.Stop(ended)
 	o, err := parseOptions("agenttui", args, false, stdout)
 	if err != nil {
 		return 2, err
@@ -156,6 +163,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		NewSession: c.newSession,
 		Sessions:   c.sessions,
 		Resume:     c.resumeSession,
+		Ended:      ended,
 	}
 	if histErr != nil {
 		c.notices = append(c.notices, runtime.Notice{Level: "warning", Text: histErr.Error()})

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/signal"
 	"sync"
-	"syscall"
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/eval"
@@ -17,7 +16,7 @@ import (
 // runEval is "agenttui eval SUITE": each case runs the way agenttui run
 // runs a goal, in a fresh copy of its workspace with its own journal.
 func runEval(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), endSignals...)
 	defer stop()
 	return eval.Command(ctx, args, stdout, stderr, runCase, isTerminal(os.Stderr))
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/agenttui/agenttui/internal/launch"
 	"github.com/agenttui/agenttui/internal/printer"
@@ -40,7 +39,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(signals, endSignals...)
 	defer signal.Stop(signals)
 	go func() {
 		if _, ok := <-signals; ok {

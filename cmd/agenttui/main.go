@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 	"unicode"
 
 	"github.com/agenttui/agenttui/internal/cliflags"
@@ -56,6 +57,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "agenttui: %v\n", err)
 	return 1
 }
+
+// endSignals end a console, a run, the MCP server or an eval the same way,
+// stopping what runs and removing the temporary folders: an interrupt,
+// SIGTERM, and SIGHUP, which the terminal's closing sends.
+var endSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 // commands are the subcommands Main takes as its first argument.
 var commands = []string{"run", "mcp", "eval", "sessions"}

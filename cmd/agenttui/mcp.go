@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"syscall"
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/internal/launch"
@@ -41,7 +40,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	srv := mcpserver.New(l, mcpserver.Options{Version: buildVersion()})
 	defer srv.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), endSignals...)
 	defer stop()
 	if o.httpAddr == "" {
 		return 0, srv.ServeStdio(ctx, stdin, stdout)

@@ -669,3 +669,9 @@ func (t *Term) Pid() int { return t.cmd.Process.Pid }
 // terminal's goroutines are done, as the test's cleanup would: a benchmark
 // that starts many programs ends each before starting the next.
 func (t *Term) Close() { t.close() }
+
+// Hangup closes the terminal's master side, as closing a terminal window
+// does: the kernel sends SIGHUP to the program's session, and the
+// program's reads and writes on the terminal fail from then on. The screen
+// stays as it was last drawn; Wait waits for the program to exit.
+func (t *Term) Hangup() { _ = t.ptmx.Close() }

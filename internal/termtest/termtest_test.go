@@ -427,3 +427,17 @@ func TestEmulatorShowsOutput(t *testing.T) {
 		t.Fatalf("after the resize the screen has %d rows: %q", strings.Count(got, "\n")+1, got)
 	}
 }
+
+func TestHangupSendsSIGHUP(t *testing.T) {
+	t.Parallel()
+	mark := filepath.Join(t.TempDir(), "hup")
+	term := Start(t, Options{}, "/bin/sh", "-c", `trap 'echo hup > `+mark+`; exit 7' HUP; echo ready; sleep 60 & wait`)
+	term.WaitFor("ready", timeout)
+	term.Hangup()
+	if code, err := term.Wait(timeout); err != nil || code != 7 {
+		t.Fatalf("exit %d, %v; want 7 from the SIGHUP trap", code, err)
+	}
+	if b, err := os.ReadFile(mark); err != nil || string(b) != "hup\n" {
+		t.Errorf("the trap wrote %q, %v", b, err)
+	}
+}

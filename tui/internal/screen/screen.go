@@ -9,7 +9,8 @@
 //
 // A Screen and a Handover are used from bubbletea's event loop only, which
 // draws the frames and runs the handed-over program one after the other, so
-// neither needs a lock.
+// neither needs a lock; only whether the terminal is handed over is read
+// from elsewhere (Handover.Busy).
 package screen
 
 import (
@@ -19,6 +20,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -126,7 +128,14 @@ type Handover struct {
 	Cooked *term.State
 	// Screen draws the console's frames.
 	Screen *Screen
+
+	// busy says the terminal is handed over; it is read from the
+	// goroutine that hears signals.
+	busy atomic.Bool
 }
+
+// Busy reports whether another program has the terminal now.
+func (h *Handover) Busy() bool { return h.busy.Load() }
 
 // Command wraps c so that it runs with the terminal handed over.
 func (h *Handover) Command(c *exec.Cmd) tea.ExecCommand { return &handedOver{Cmd: c, h: h} }
@@ -143,6 +152,8 @@ type handedOver struct {
 // back.
 func (c *handedOver) Run() error {
 	h := c.h
+	h.busy.Store(true)
+	defer h.busy.Store(false)
 	io.WriteString(h.Out, Leave) //nolint:errcheck // the editor draws anyway
 	if h.Cooked != nil {
 		term.Restore(h.In.Fd(), h.Cooked) //nolint:errcheck
