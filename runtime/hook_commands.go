@@ -72,11 +72,13 @@ type HookRan struct {
 // RunContinued says a Stop hook did not let the run end: the model reads
 // Text as a message of its own, and the run goes on.
 type RunContinued struct {
-	Turn   int    `json:"turn"`
-	By     string `json:"by"`
-	Reason string `json:"reason"`
-	Text   string `json:"text"`
-	At     Time   `json:"at"`
+	Turn int    `json:"turn"`
+	By   string `json:"by"`
+	// Workspace says the hook is the workspace's own, not the person's.
+	Workspace bool   `json:"workspace,omitempty"`
+	Reason    string `json:"reason"`
+	Text      string `json:"text"`
+	At        Time   `json:"at"`
 }
 
 // EventType returns "hooks_running".
@@ -358,6 +360,6 @@ func (r *run) stopHooks(ctx context.Context, turn int) (string, bool) {
 	}
 	r.stopContinues++
 	text := feedback.StopHookGoOn(hookOf(hooks.Stop, v.By, v.ByWorkspace), v.Reason)
-	a.emit(RunContinued{Turn: turn, By: v.By, Reason: v.Reason, Text: text, At: Time{a.clock().Now()}})
+	a.emit(RunContinued{Turn: turn, By: v.By, Workspace: v.ByWorkspace, Reason: v.Reason, Text: text, At: Time{a.clock().Now()}})
 	return text, true
 }

@@ -14,4 +14,6 @@ func TestHooksShowWhatTheyHoldUpAndWhenTheySendTheAgentOn(t *testing.T) {
 	mustNotContain(t, h.view(), "running your PreToolUse hooks")
 	h.feed(runtime.RunContinued{Turn: 1, By: "hook:./tests.sh\x1b[2J", Reason: "the tests fail", Text: "…"})
 	mustContain(t, h.view(), "your Stop hook ./tests.sh␛", "sent the agent on: the tests fail")
+	h.feed(runtime.RunContinued{Turn: 2, By: "hook:./ci.sh", Workspace: true, Reason: "lint first", Text: "…"})
+	mustContain(t, h.view(), "the workspace's Stop hook ./ci.sh sent the agent on: lint first")
 }

@@ -74,8 +74,12 @@ func (m *Model) apply(item any) tea.Cmd {
 			l.Doing = ""
 		}
 	case runtime.RunContinued:
-		m.transcript.Add(transcript.Note{Text: text.Clean(fmt.Sprintf("your Stop hook %s sent the agent on: %s",
-			approval.ParseDecider(ev.By).Label, ev.Reason)), Warn: true})
+		whose := "your"
+		if ev.Workspace {
+			whose = "the workspace's"
+		}
+		m.transcript.Add(transcript.Note{Text: text.Clean(fmt.Sprintf("%s Stop hook %s sent the agent on: %s",
+			whose, approval.ParseDecider(ev.By).Label, ev.Reason)), Warn: true})
 	case runtime.TurnStarted:
 		m.thinking = true
 		m.waiting = ""
