@@ -218,12 +218,17 @@ func (m Model) headerView(height int) string {
 	return text.JoinLines(lines, height)
 }
 
+// asking returns how many calls wait for the person: the reply's and the
+// tasks', every one of which waits for an answer.
+func (m Model) asking() int {
+	_, _, ask := m.board.Reply().Counts()
+	return ask + m.tasks.Asking()
+}
+
 // statusView gathers and draws the status bar.
 func (m Model) statusView() string {
-	run, wait, ask := m.board.Reply().Counts()
-	// The tasks' calls that wait for the person count with the session's:
-	// every one of them waits for an answer.
-	ask += m.tasks.Asking()
+	run, wait, _ := m.board.Reply().Counts()
+	ask := m.asking()
 	if m.run == nil {
 		run, wait, ask = 0, 0, 0
 	}
@@ -304,7 +309,7 @@ func (m Model) hints() string {
 		return "tab complete · ↑↓ choose · enter run · esc close"
 	case m.focus == focusInput && m.nested != nil:
 		return "esc back to the session · tab board · ctrl+j new line · ctrl+c×2 quit"
-	case m.focus == focusInput && m.run != nil && len(m.activeBoard().Pending()) > 0:
+	case m.focus == focusInput && m.run != nil && m.asking() > 0:
 		// The status bar says what waits; this says how to reach it.
 		return "tab approve on the board · esc stop · ctrl+j new line · ctrl+c×2 quit"
 	case m.focus == focusInput && m.run != nil:

@@ -58,6 +58,8 @@ func TestConsoleGrantReleasesQueuedCalls(t *testing.T) {
 	                                          {"name": "write_file", "args": {"path": "docs/sub/b.md", "content": "b"}}]},
 	  {"expect": ["docs/a.md", "docs/sub/b.md"], "text": "Both docs written."}]}`)
 	term := startConsole(t, e2eCols, e2eRows, nil, "--workspace", ws, "--scenario", sc, "write the docs")
+	// Both ask before tab, so that it lands on the first.
+	term.WaitFor("2 calls to approve", e2eStep)
 	toBoard(t, term)
 	term.WaitForFunc("both writes waiting for approval, #1 focused", func(s string) bool {
 		return strings.Contains(s, "2 need(s) approval") && strings.Contains(s, "── #1 write_file") && strings.Contains(s, "g grant")

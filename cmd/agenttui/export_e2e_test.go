@@ -59,8 +59,9 @@ func TestExportRoundTrip(t *testing.T) {
 	term := startConsole(t, e2eCols, e2eRows, nil, "--workspace", original, "--scenario", sc)
 	term.WaitFor("Goal ›", e2eStep)
 	command(t, term, "tidy the project")
-	term.WaitFor("Calls · turn 1", e2eStep)
-	// Tab reaches the board on the first call that waits, the shell's.
+	// Tab reaches the board on the first call that waits, the shell's,
+	// once both ask.
+	term.WaitFor("2 calls to approve", e2eStep)
 	toBoard(t, term)
 	pressWhenReady(t, term, "#2 run_shell", "n")
 	term.WaitFor("Skip #2 run_shell · reason ›", e2eStep)
@@ -74,6 +75,7 @@ func TestExportRoundTrip(t *testing.T) {
 		return strings.Contains(s, "Answer ›") && strings.Contains(s, "? question │") && strings.Contains(s, "focus input")
 	}, e2eStep)
 	command(t, term, "b please")
+	term.WaitFor("2 calls to approve", e2eStep)
 	toBoard(t, term)
 	term.WaitForFunc("both docs asking, #1 focused", func(s string) bool {
 		return strings.Contains(s, "2 need(s) approval") && strings.Contains(s, "── #1 write_file") && strings.Contains(s, "g grant")

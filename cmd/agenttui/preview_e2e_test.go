@@ -40,7 +40,9 @@ func TestConsoleApprovalBoundToThePreview(t *testing.T) {
 	    {"name": "edit_file", "args": {"path": "a.txt", "old": "two", "new": "TWO"}}]},
 	  {"expect": ["Replaced a.txt", "Edited a.txt"], "text": "Both changes are in."}]}`)
 	term := startConsole(t, e2eCols, e2eRows, nil, "--workspace", ws, "--scenario", sc, "change a.txt")
-	term.WaitForFunc("both calls asking", func(s string) bool { return strings.Contains(s, "2 need(s) approval") }, e2eStep)
+	term.WaitForFunc("both calls asking", func(s string) bool {
+		return strings.Contains(s, "2 need(s) approval") && strings.Contains(s, "2 calls to approve")
+	}, e2eStep)
 	toBoard(t, term)
 
 	// The edit first: its change is provisional.

@@ -217,13 +217,20 @@ func (b *Model) SetFocusCall(c *callview.Call) bool {
 
 // FocusPending focuses the first row in display order that waits for the
 // person, as the person would, unless the focused one does; it reports
-// whether focus moved.
+// whether focus moved. A call of the reply waits from its decision to ask
+// on, as its row says, even before its request has come.
 func (b *Model) FocusPending() bool {
-	if c := b.Focused(); c != nil && c.Req != nil {
+	waits := func(e entry) bool {
+		if e.call == nil {
+			return false
+		}
+		return e.call.Req != nil || e.key.ask == nil && b.reply.State(e.call) == callview.StateAsking
+	}
+	if waits(b.current()) {
 		return false
 	}
 	for _, e := range b.entries() {
-		if e.call != nil && e.call.Req != nil {
+		if waits(e) {
 			b.focus = e.key
 			b.PersonChange()
 			return true

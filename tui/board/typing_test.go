@@ -68,3 +68,28 @@ func TestTypingHoldsTheApprovalKeys(t *testing.T) {
 		t.Fatalf("y after the pause did not approve: %+v", act)
 	}
 }
+
+// TestFocusPendingTakesTheFirstCallThatAsks moves focus, as tab onto the
+// board does, to the first call in display order whose row asks for the
+// person, whichever request came first, and leaves it on a call that
+// asks already.
+func TestFocusPendingTakesTheFirstCallThatAsks(t *testing.T) {
+	clock := &fakeClock{t: t0}
+	b := New(ws, clock.now, DefaultGrace, DefaultKeyMap(), text.DefaultStyles())
+	r := callview.NewReply(runtime.ReplyReceived{Turn: 1, Calls: []runtime.PlannedCall{
+		pc(0, "read_file", `{"path":"a"}`, reads("a"), 1),
+		pc(1, "write_file", `{"path":"b"}`, writes("b"), 1),
+		pc(2, "write_file", `{"path":"c"}`, writes("c"), 1),
+	}})
+	b.SetReply(r)
+	feed(r, decide(1, 0, "run", "mode:reads", "reads"))
+	feed(r, decide(1, 2, "ask", "mode:reads", "asks"))
+	feed(r, callview.Request{ID: 3, Since: t0, Req: approval.Request{Turn: 1, Index: 2, Call: tool.Call{Name: "write_file"}}})
+	feed(r, decide(1, 1, "ask", "mode:reads", "asks"))
+	if !b.FocusPending() || b.Focus() != 1 {
+		t.Fatalf("focus went to #%d, want #2, the first call that asks", b.Focus()+1)
+	}
+	if b.FocusPending() {
+		t.Fatal("focus moved off a call that asks")
+	}
+}
