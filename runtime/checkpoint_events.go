@@ -29,6 +29,11 @@ type CheckpointCall struct {
 	Name  string `json:"name"`
 	// Brief is the call in a few words: its path or its command.
 	Brief string `json:"brief,omitempty"`
+	// Roots are what the call may change, workspace-relative ("." for the
+	// whole workspace), so that a restore names the call only when it
+	// took back something the call may have changed. Journals written
+	// before the field have none: such a call is named as before.
+	Roots []string `json:"roots,omitempty"`
 }
 
 // FileChange is how one file differs between a checkpoint and the state
@@ -49,7 +54,19 @@ type CheckpointChanges struct {
 	Seq   int          `json:"seq"`
 	After string       `json:"after"`
 	Files []FileChange `json:"files"`
-	At    Time         `json:"at"`
+	// Unrecorded are the paths the state after could not record though
+	// the checkpoint knew them (a file the reply made larger than the size
+	// bound, or unreadable, or that changed while it was read): Files
+	// cannot say what happened to them, and no restore can take it back.
+	Unrecorded []UnrecordedPath `json:"unrecorded,omitempty"`
+	At         Time             `json:"at"`
+}
+
+// UnrecordedPath is a path a checkpoint could not record, and why (for
+// people, such as "larger than 8 MiB").
+type UnrecordedPath struct {
+	Path string `json:"path"`
+	Why  string `json:"why"`
 }
 
 // RestoreStarted is the intent of an undo, a redo or a rewind: what it

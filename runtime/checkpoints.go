@@ -56,6 +56,10 @@ type Change struct {
 	Files []FileChange `json:"files,omitempty"`
 	// NotCovered says what the checkpoint cannot bring back.
 	NotCovered []string `json:"not_covered,omitempty"`
+	// Unrecorded are the paths the reply left in a state its checkpoint
+	// could not record (too large, unreadable, changing while read): no
+	// restore touches them, and NotCovered says each with its reason.
+	Unrecorded []string `json:"unrecorded,omitempty"`
 	// Reverts lists the changes a restore took back.
 	Reverts []int `json:"reverts,omitempty"`
 	// Live says the change is in effect: no later restore took it back.
@@ -170,7 +174,7 @@ func (r *replyRun) takeCheckpoint(ctx context.Context) {
 		}
 		roots = append(roots, rs...)
 		notCovered = append(notCovered, nc...)
-		calls = append(calls, CheckpointCall{Index: c.index, Name: c.p.Call.Name, Brief: brief(c.p)})
+		calls = append(calls, CheckpointCall{Index: c.index, Name: c.p.Call.Name, Brief: brief(c.p), Roots: rs})
 	}
 	if len(roots) == 0 {
 		roots = []string{}
@@ -220,8 +224,28 @@ func (c *CheckpointStore) settle(ctx context.Context, cp CheckpointTaken, now ti
 	if err != nil {
 		return CheckpointChanges{}, err
 	}
-	return CheckpointChanges{Turn: cp.Turn, Seq: cp.Seq, After: after.ID, Files: fileChanges(changes), At: Time{now}}, nil
+	// A file the reply made too large or unreadable is in neither diff
+	// nor restore; it is named, so nothing claims to take it back.
+	skipped, err := c.Store.NewlySkipped(cp.Tree, after)
+	if err != nil {
+		return CheckpointChanges{}, err
+	}
+	var unrecorded []UnrecordedPath
+	for _, sk := range skipped {
+		unrecorded = append(unrecorded, UnrecordedPath{Path: sk.Path, Why: sk.Why})
+	}
+	return CheckpointChanges{Turn: cp.Turn, Seq: cp.Seq, After: after.ID, Files: fileChanges(changes), Unrecorded: unrecorded, At: Time{now}}, nil
 }
+
+// notRestorable says, for a restore's preview, that the path u which turn
+// left behind cannot be taken back, and why.
+func notRestorable(turn int, u UnrecordedPath) string {
+	return fmt.Sprintf("%s: not restorable, %s after turn %d", u.Path, u.Why, turn)
+}
+
+// changed reports whether the change changed the workspace: files it
+// recorded, or paths it could not record.
+func (ch Change) changed() bool { return len(ch.Files) > 0 || len(ch.Unrecorded) > 0 }
 
 // fileChanges turns the store's changes into the files a person reads of.
 func fileChanges(changes []checkpoint.Change) []FileChange {
@@ -259,7 +283,13 @@ func (s *Session) record(e Event) {
 			NotCovered: ev.NotCovered, Live: true})
 	case CheckpointChanges:
 		if ch := s.change(ev.Seq); ch != nil {
-			ch.After, ch.Files = ev.After, ev.Files
+			ch.After, ch.Files, ch.Unrecorded = ev.After, ev.Files, nil
+			for _, u := range ev.Unrecorded {
+				ch.Unrecorded = append(ch.Unrecorded, u.Path)
+				if nc := notRestorable(ch.Turn, u); !slices.Contains(ch.NotCovered, nc) {
+					ch.NotCovered = append(ch.NotCovered, nc)
+				}
+			}
 		}
 	case RestoreStarted:
 		s.Changes = append(s.Changes, Change{Seq: ev.Seq, Kind: ev.Kind, Before: ev.Before, Reverts: ev.Reverts})

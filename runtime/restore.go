@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/agenttui/agenttui/feedback"
 	"github.com/agenttui/agenttui/runtime/checkpoint"
@@ -68,7 +69,7 @@ func (r *Restore) Conflicts() []string {
 func (s *Session) PlanUndo(ctx context.Context) (*Restore, error) {
 	for i := len(s.Changes) - 1; i >= 0; i-- {
 		ch := s.Changes[i]
-		if ch.Kind == "reply" && ch.Live && len(ch.Files) > 0 {
+		if ch.Kind == "reply" && ch.Live && ch.changed() {
 			r := &Restore{Kind: "undo", Title: fmt.Sprintf("undo turn %d", ch.Turn), Reverts: []Change{ch}, Messages: -1}
 			return r, s.planCode(ctx, r)
 		}
@@ -84,7 +85,7 @@ func (s *Session) PlanRedo(ctx context.Context) (*Restore, error) {
 		if !ch.Live {
 			continue
 		}
-		if ch.Kind == "reply" && len(ch.Files) > 0 {
+		if ch.Kind == "reply" && ch.changed() {
 			break
 		}
 		if (ch.Kind == "undo" || ch.Kind == "rewind") && ch.After != "" {
@@ -135,7 +136,7 @@ func (s *Session) PlanRewind(ctx context.Context, point int, code, conversation 
 	}
 	if code {
 		for _, ch := range s.Changes[min(p.Changes, len(s.Changes)):] {
-			if ch.Kind == "reply" && ch.Live && len(ch.Files) > 0 {
+			if ch.Kind == "reply" && ch.Live && ch.changed() {
 				r.Reverts = append(r.Reverts, ch)
 			}
 		}
@@ -165,16 +166,19 @@ func describePoint(p Point) string {
 
 // planCode works out what taking back r.Reverts writes: each path goes back
 // to its state before the earliest change that touched it, and is expected
-// to be as the latest left it.
+// to be as the latest left it. A path a change could not record is left as
+// it is, and so is a folder holding one: the preview lists them as not
+// restorable, and a restore never removes what it knows nothing of.
 func (s *Session) planCode(ctx context.Context, r *Restore) error {
 	store := s.Checkpoints
 	if store == nil {
 		return errors.New("this session keeps no checkpoints")
 	}
 	wants := map[string]*checkpoint.Want{}
-	var order []string
+	var order, unrecorded []string
 	for _, ch := range r.Reverts {
 		r.NotCovered = append(r.NotCovered, ch.NotCovered...)
+		unrecorded = append(unrecorded, ch.Unrecorded...)
 		if ch.After == "" {
 			return fmt.Errorf("the changes of turn %d were not recorded once it ended, so they cannot be taken back", ch.Turn)
 		}
@@ -195,7 +199,9 @@ func (s *Session) planCode(ctx context.Context, r *Restore) error {
 	}
 	list := make([]checkpoint.Want, 0, len(order))
 	for _, p := range order {
-		list = append(list, *wants[p])
+		if w := wants[p]; !holdsUnrecorded(*w, unrecorded) {
+			list = append(list, *w)
+		}
 	}
 	plan, err := store.Store.Plan(ctx, list)
 	if err != nil {
@@ -203,6 +209,22 @@ func (s *Session) planCode(ctx context.Context, r *Restore) error {
 	}
 	r.Plan, r.Store = plan, store.Store
 	return nil
+}
+
+// holdsUnrecorded reports whether restoring w would write over a path in
+// unrecorded: w's path is one, lies below one, or is a folder above one
+// that the restore would remove or replace. A folder restored as a folder
+// (its mode) does not.
+func holdsUnrecorded(w checkpoint.Want, unrecorded []string) bool {
+	for _, u := range unrecorded {
+		switch {
+		case w.Path == u, strings.HasPrefix(w.Path, u+"/"):
+			return true
+		case strings.HasPrefix(u, w.Path+"/") && (w.Target == nil || w.Target.Type != checkpoint.Dir):
+			return true
+		}
+	}
+	return false
 }
 
 // describeChange names a change in a few words, such as "turn 4".
@@ -281,11 +303,6 @@ func (s *Session) restoreNote(r *Restore, fin RestoreFinished) string {
 			}
 		}
 	}
-	for _, ch := range reverted {
-		for _, c := range ch.Calls {
-			calls = append(calls, feedback.UndoneCall{Turn: ch.Turn, Name: c.Name, Brief: c.Brief})
-		}
-	}
 	var files []feedback.RestoredFile
 	if r.Plan != nil {
 		for _, st := range r.Plan.Steps {
@@ -303,15 +320,61 @@ func (s *Session) restoreNote(r *Restore, fin RestoreFinished) string {
 			files = append(files, feedback.RestoredFile{Path: st.Path, How: how})
 		}
 	}
+	for _, ch := range reverted {
+		for _, c := range ch.Calls {
+			if tookBack(c, fin.Written) {
+				calls = append(calls, feedback.UndoneCall{Turn: ch.Turn, Name: c.Name, Brief: c.Brief})
+			}
+		}
+	}
+	unrecorded := 0
+	if r.Kind != "redo" {
+		for _, ch := range r.Reverts {
+			unrecorded += len(ch.Unrecorded)
+		}
+	}
 	switch {
 	case r.Kind == "redo":
 		return feedback.Redone(calls, files, fin.Kept)
 	case r.Messages < 0:
-		return feedback.Restored(calls, files, fin.Kept)
+		return feedback.Restored(calls, files, fin.Kept, unrecorded)
 	case r.Plan != nil:
-		return feedback.Rewound(r.Turn, true, fin.Kept)
+		return feedback.Rewound(r.Turn, true, fin.Kept, unrecorded)
 	}
-	return feedback.Rewound(r.Turn, false, s.changedSince(r.Points))
+	return feedback.Rewound(r.Turn, false, s.changedSince(r.Points), s.unrecordedSince(r.Points))
+}
+
+// tookBack reports whether a restore that wrote the paths written took
+// back something the call c may have changed, so that the note may name
+// it. A call recorded without its roots (an older journal) is named, as it
+// was then.
+func tookBack(c CheckpointCall, written []string) bool {
+	if len(c.Roots) == 0 {
+		return true
+	}
+	for _, root := range c.Roots {
+		for _, w := range written {
+			if root == "." || w == root || strings.HasPrefix(w, root+"/") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unrecordedSince counts the paths that changes in effect made after
+// point left unrecorded, for a rewind of the conversation alone.
+func (s *Session) unrecordedSince(point int) int {
+	if point >= len(s.Points) {
+		return 0
+	}
+	n := 0
+	for _, ch := range s.Changes[min(s.Points[point].Changes, len(s.Changes)):] {
+		if ch.Kind == "reply" && ch.Live {
+			n += len(ch.Unrecorded)
+		}
+	}
+	return n
 }
 
 // changedSince returns the files that changes in effect made after point

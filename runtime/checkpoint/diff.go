@@ -206,3 +206,71 @@ func countLines(s string) int {
 	}
 	return n
 }
+
+// NewlySkipped returns what the tree after skipped (a file too large,
+// unreadable, or changing while it was read; a folder that could not be
+// listed) that the recorded state before did not: there it was recorded,
+// or absent. Diff leaves such paths out, so a restore of before cannot
+// take back what happened to them, and a caller must say so. A path that
+// before skipped too, or that its roots do not cover, is left out: before
+// already says nothing of it.
+func (s *Store) NewlySkipped(before string, after Tree) ([]Skipped, error) {
+	if err := s.lock(); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	st, err := s.readState(before)
+	if err != nil {
+		return nil, err
+	}
+	var out []Skipped
+	for _, sk := range after.Skipped {
+		known, err := s.knows(st, sk.Path)
+		if err != nil {
+			return nil, err
+		}
+		if known {
+			out = append(out, sk)
+		}
+	}
+	return out, nil
+}
+
+// knows reports whether the state st records the path p, as something or
+// as absent: a root covers it, and neither p nor a folder above it was
+// skipped.
+func (s *Store) knows(st state, p string) (bool, error) {
+	for _, r := range st.roots {
+		if !covers(r.name, p) {
+			continue
+		}
+		e := r
+		rest := strings.TrimPrefix(strings.TrimPrefix(p, r.name), "/")
+		if r.name == "." {
+			rest = p
+		}
+		for c := range strings.SplitSeq(rest, "/") {
+			if e.kind == kindSkipped {
+				return false, nil
+			}
+			if c == "" || c == "." {
+				continue
+			}
+			if e.kind != kindDir {
+				// Absent, or not a folder, below here.
+				return true, nil
+			}
+			kids, err := s.readTree(e.hash)
+			if err != nil {
+				return false, err
+			}
+			i, found := slices.BinarySearchFunc(kids, c, func(k treeEntry, n string) int { return strings.Compare(k.name, n) })
+			if !found {
+				return true, nil
+			}
+			e = kids[i]
+		}
+		return e.kind != kindSkipped, nil
+	}
+	return false, nil
+}

@@ -86,6 +86,46 @@ func TestLargeFilesSkipped(t *testing.T) {
 	}
 }
 
+// NewlySkipped names what a later snapshot could not record that an
+// earlier one knew: a file created past the bound, in a new folder or not,
+// and one grown past it. A file skipped both times is left out: the
+// earlier snapshot says so already.
+func TestNewlySkipped(t *testing.T) {
+	ws := t.TempDir()
+	s, err := Open(Options{Dir: filepath.Join(t.TempDir(), "s"), Workspace: ws, MaxFileBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	big := strings.Repeat("x", 1<<20+1)
+	put(t, ws, "old.bin", big, 0o644)
+	put(t, ws, "grows.txt", "s\n", 0o644)
+	for _, roots := range [][]string{{"."}, {"old.bin", "grows.txt", "new.bin", "out/new.bin"}} {
+		before := snap(t, s, roots...)
+		put(t, ws, "old.bin", big+"y", 0o644)
+		put(t, ws, "grows.txt", big, 0o644)
+		put(t, ws, "new.bin", big, 0o644)
+		put(t, ws, "out/new.bin", big, 0o644)
+		after := snap(t, s, roots...)
+		got, err := s.NewlySkipped(before.ID, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []Skipped{{Path: "grows.txt", Size: 1<<20 + 1, Why: "larger than 1 MiB"}, {Path: "new.bin", Size: 1<<20 + 1, Why: "larger than 1 MiB"},
+			{Path: "out/new.bin", Size: 1<<20 + 1, Why: "larger than 1 MiB"}}
+		if !slices.Equal(got, want) {
+			t.Fatalf("roots %v: newly skipped %v, want %v", roots, got, want)
+		}
+		if d := describe(diff(t, s, before, after)); strings.Contains(d, ".bin") || strings.Contains(d, "grows.txt") {
+			t.Fatalf("the diff names what it could not record: %s", d)
+		}
+		for _, p := range []string{"new.bin", "out"} {
+			os.RemoveAll(filepath.Join(ws, p))
+		}
+		put(t, ws, "grows.txt", "s\n", 0o644)
+	}
+}
+
 func TestPersistsAcrossRestart(t *testing.T) {
 	ws, dir := t.TempDir(), t.TempDir()
 	s, err := Open(Options{Dir: dir, Workspace: ws})

@@ -295,7 +295,8 @@ func TestConversationOnly(t *testing.T) {
 // TestScreenGolden pins the screen's drawing at 80 and 120 columns, without
 // colour: a changed file, a removed one, a binary one, a conflict kept and
 // one to overwrite, a conversation-only rewind, a short and a narrow
-// screen, and hostile text made harmless.
+// screen, hostile text made harmless, and a file the checkpoint could not
+// record listed as not restorable.
 func TestScreenGolden(t *testing.T) {
 	downs := func(n int) []tea.KeyMsg { return slices.Repeat([]tea.KeyMsg{down}, n) }
 	for _, tc := range []struct {
@@ -318,6 +319,8 @@ func TestScreenGolden(t *testing.T) {
 		{"short_80", undo(), downs(5), 80, 9},
 		{"narrow_40", undo(), downs(5), 40, 20},
 		{"hostile_80", hostilePreview(), nil, 80, 20},
+		{"not_restorable_80", Preview{Title: "undo turn 1", Files: []File{{Path: "new.txt", How: "removed", Before: "small\n"}},
+			NotCovered: []string{"big.bin: not restorable, larger than 8 MiB after turn 1"}, Digest: "n"}, nil, 80, 14},
 		{"hostile_removed_120", hostilePreview(), downs(1), 120, 20},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
