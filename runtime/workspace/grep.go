@@ -51,6 +51,15 @@ func (w *Workspace) grepTool() tool.Tool {
 }
 
 func (w *Workspace) grep(ctx context.Context, a grepArgs) tool.Return {
+	for _, arg := range []struct{ name, value, why string }{
+		{"pattern", a.Pattern, "which no text file holds (grep searches text files only)"},
+		{"include", a.Include, "which no file name can contain"},
+	} {
+		if strings.IndexByte(arg.value, 0) >= 0 {
+			msg := holdsNUL(arg.name, arg.value, arg.why)
+			return tool.Fail(tool.InvalidArgs(msg), msg)
+		}
+	}
 	re, err := regexp.Compile(a.Pattern)
 	if err != nil {
 		msg := fmt.Sprintf("invalid regular expression %q: %v", a.Pattern, err)

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -46,6 +47,37 @@ func (e *dotDotError) Error() string {
 	return fmt.Sprintf("the path goes up with .. after %s, which does not exist", e.missing)
 }
 
+// nulError reports a path argument holding a NUL character, which no file
+// name can hold and the kernel refuses.
+type nulError struct{ given string }
+
+func (e *nulError) Error() string {
+	return holdsNUL("path", e.given, "which no file name can contain")
+}
+
+// holdsNUL is what the model reads when the argument what, given as s,
+// holds a NUL character, and why it cannot. s is quoted as JSON quotes it,
+// so the NUL reads as \u0000, as the model wrote it: a raw NUL would make
+// the whole result read as a binary output, and hide the reason.
+func holdsNUL(what, s, why string) string {
+	return fmt.Sprintf("%s %s holds a NUL character, %s; nothing was done", what, quoteArg(s), why)
+}
+
+// maxQuoted bounds how much of an argument a message quotes.
+const maxQuoted = 200
+
+// quoteArg quotes s as a JSON string, cut to maxQuoted characters.
+func quoteArg(s string) string {
+	if r := []rune(s); len(r) > maxQuoted {
+		s = string(r[:maxQuoted-1]) + "…"
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
 // errTooManyLinks reports a path that goes through more than maxLinks
 // symbolic links, most likely a cycle.
 var errTooManyLinks = errors.New("too many levels of symbolic links")
@@ -68,6 +100,9 @@ func (e *walkError) Unwrap() error { return e.err }
 // it, compared component by component; otherwise the error is an
 // *outsideError.
 func (w *Workspace) resolve(p string) (resolved, error) {
+	if strings.IndexByte(p, 0) >= 0 {
+		return resolved{}, &nulError{given: p}
+	}
 	start := w.root
 	if filepath.IsAbs(p) {
 		start = "/"
@@ -228,7 +263,11 @@ func display(given string, res resolved) string {
 func (w *Workspace) pathFailure(err error, given, name, notFound string) tool.Return {
 	var outside *outsideError
 	var dd *dotDotError
+	var nul *nulError
 	switch {
+	case errors.As(err, &nul):
+		msg := nul.Error()
+		return tool.Fail(tool.InvalidArgs(msg), msg)
 	case errors.As(err, &outside):
 		return tool.Deny(w.outsideReason(given))
 	case escapedRoot(err):

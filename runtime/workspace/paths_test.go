@@ -186,7 +186,7 @@ func TestResolve(t *testing.T) {
 	r := e.call("read_file", map[string]any{"path": "new/../a.txt"})
 	wantKind(t, r, tool.KindInvalidArgs, "new/../a.txt cannot be used", "give a path without ..")
 	r = e.call("read_file", map[string]any{"path": "a\x00.txt"})
-	wantKind(t, r, tool.KindInvalidArgs, "is not a valid path")
+	wantKind(t, r, tool.KindInvalidArgs, `path "a\u0000.txt" holds a NUL character, which no file name can contain`)
 	r = e.call("read_file", map[string]any{"path": filepath.Join(e.root, "a.txt", "x")})
 	wantKind(t, r, tool.KindNotFound, filepath.Join(e.root, "a.txt", "x")+" does not exist: part of the path is a file")
 	r = e.call("read_file", map[string]any{"path": "loop1"})

@@ -195,6 +195,10 @@ func (w *Workspace) globTool() tool.Tool {
 }
 
 func (w *Workspace) glob(ctx context.Context, a globArgs) tool.Return {
+	if strings.IndexByte(a.Pattern, 0) >= 0 {
+		msg := holdsNUL("pattern", a.Pattern, "which no file name can contain")
+		return tool.Fail(tool.InvalidArgs(msg), msg)
+	}
 	text := a.Pattern
 	if strings.HasPrefix(text, "/") {
 		// An absolute pattern is accepted when it starts at the workspace.
