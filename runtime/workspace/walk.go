@@ -315,7 +315,9 @@ func (r *walkRun) listDir(j job, first bool) error {
 	var queued []job
 	for _, d := range ents {
 		name := d.Name()
-		if name == skipName {
+		if name == skipName || d.Type().IsRegular() && isWriteTemp(name) {
+			// A write's temporary file is never the model's to see: one
+			// a killed process left behind is collected later.
 			continue
 		}
 		if r.examined.Add(1) > r.limit {

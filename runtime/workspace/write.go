@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path"
 	"strings"
@@ -48,7 +47,7 @@ func (w *Workspace) writeFile(ctx context.Context, a writeFileArgs) tool.Return 
 	if err != nil {
 		return w.writeFailure(err, a.Path, name)
 	}
-	created, err := w.writeAtomic(res.rel, []byte(a.Content))
+	created, err := w.writeAtomic(ctx, res.rel, []byte(a.Content))
 	if err != nil {
 		return w.writeFailure(err, a.Path, name)
 	}
@@ -128,7 +127,7 @@ func (w *Workspace) editFile(ctx context.Context, a editFileArgs) tool.Return {
 	if problem != "" {
 		return invalid(problem)
 	}
-	if _, err := w.writeAtomic(res.rel, []byte(replaced)); err != nil {
+	if _, err := w.writeAtomic(ctx, res.rel, []byte(replaced)); err != nil {
 		return w.writeFailure(err, a.Path, name)
 	}
 	if n == 1 {
@@ -169,6 +168,12 @@ var (
 // writeFailure turns an error from writeAtomic into what the model reads.
 func (w *Workspace) writeFailure(err error, given, name string) tool.Return {
 	switch {
+	case errors.Is(err, context.Canceled):
+		msg := fmt.Sprintf("the call was cancelled before %s was written, so it is unchanged", name)
+		return tool.Fail(tool.Cancelled(msg), msg)
+	case errors.Is(err, context.DeadlineExceeded):
+		msg := fmt.Sprintf("the call ran out of time before %s was written, so it is unchanged", name)
+		return tool.Fail(tool.Timeout(msg), msg)
 	case errors.Is(err, errIsFolder), errors.Is(err, syscall.EISDIR):
 		msg := fmt.Sprintf("%s is a folder, so it cannot be written as a file", name)
 		return tool.Fail(tool.InvalidArgs(msg), msg)
@@ -183,13 +188,26 @@ func (w *Workspace) writeFailure(err error, given, name string) tool.Return {
 	return w.pathFailure(err, given, name, name+" cannot be written: part of its path does not exist")
 }
 
+// writeChunk is how much writeAtomic writes between looks at its context,
+// so a cancelled call stops soon even with a large file.
+const writeChunk = 1 << 20
+
+// afterChunk is a test hook: when set, it is called after each chunk of a
+// write's temporary file is written.
+var afterChunk func()
+
 // writeAtomic writes data to the file rel of the workspace: it creates the
 // missing parent folders, writes a temporary file beside the target and
 // renames it over the target, so a reader sees the old content or the new,
 // never a mix. An existing file keeps its permission bits; a new one gets
 // 0644 less the umask. Every operation goes through an os.Root, so it cannot
 // leave the workspace even if a link changed since the path was resolved.
-func (w *Workspace) writeAtomic(rel string, data []byte) (created bool, err error) {
+//
+// A cancelled ctx stops the write before the rename, leaving the target as
+// it was. On every way out but the rename (an error, a cancellation, a
+// panic) the temporary file is removed; one a killed process left behind
+// is collected by the next write into its folder (see tempfile.go).
+func (w *Workspace) writeAtomic(ctx context.Context, rel string, data []byte) (created bool, err error) {
 	if rel == "." {
 		return false, errIsFolder
 	}
@@ -218,22 +236,36 @@ func (w *Workspace) writeAtomic(rel string, data []byte) (created bool, err erro
 			return false, err
 		}
 	}
+	collectStale(root, dir)
 	// A new file is created 0644 and the umask applies, as for any new
 	// file; a replacement starts private and gets the old file's bits.
 	perm := fs.FileMode(0o644)
 	if !created {
 		perm = 0o600
 	}
-	tmp, f, err := createTemp(root, dir, path.Base(rel), perm)
+	tmp, f, done, err := createTemp(root, dir, path.Base(rel), perm)
 	if err != nil {
 		return false, err
 	}
+	defer done()
+	renamed := false
 	defer func() {
-		if err != nil {
+		if !renamed {
+			f.Close()
 			root.Remove(tmp)
 		}
 	}()
-	_, err = f.Write(data)
+	for rest := data; err == nil; {
+		if err = ctx.Err(); err != nil || len(rest) == 0 {
+			break
+		}
+		n := min(len(rest), writeChunk)
+		_, err = f.Write(rest[:n])
+		rest = rest[n:]
+		if afterChunk != nil {
+			afterChunk()
+		}
+	}
 	if err == nil && !created {
 		err = f.Chmod(mode)
 	}
@@ -243,28 +275,18 @@ func (w *Workspace) writeAtomic(rel string, data []byte) (created bool, err erro
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		// The last moment a cancellation keeps the target as it was.
+		err = ctx.Err()
+	}
 	if err != nil {
 		return false, err
 	}
 	if err = root.Rename(tmp, rel); err != nil {
 		return false, err
 	}
+	renamed = true
 	return created, nil
-}
-
-// createTemp creates a new, empty file with permissions perm in dir, with a
-// name derived from base, so a leftover from a crash shows which file it
-// belonged to.
-func createTemp(root *os.Root, dir, base string, perm fs.FileMode) (string, *os.File, error) {
-	for range 100 {
-		name := path.Join(dir, fmt.Sprintf(".%s.%016x.tmp", base, rand.Uint64()))
-		f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return name, f, err
-	}
-	return "", nil, fmt.Errorf("could not create a temporary file beside %s", base)
 }
 
 // countLines counts lines the way an editor shows them: a last line without
