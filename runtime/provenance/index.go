@@ -19,6 +19,15 @@
 //
 // Matching is exact, byte for byte; nothing is normalised.
 //
+// A URL is judged by its host and the whole of what follows it. Within a
+// URL, a part of a copy no trusted text holds also counts when it holds a
+// whole component (a path segment, a query name or value, a port), and a
+// part that counts reaches to the URL's end; a URL of a text that is a
+// prefix of the value's URL, ending at a component boundary, is found like
+// a token. So a page that writes http://h/exfil?q= below a host h the
+// person named has the rest of the URL, a secret filled in included,
+// traced to it (see url.go).
+//
 // # What is guaranteed
 //
 // Texts are indexed by sampled windows: the 16-byte window at every 8th
@@ -273,7 +282,12 @@ func (x *Index) Trace(value string) []Span {
 	}
 	var toksBuf [16]interval
 	toks := valueTokens(v, toksBuf[:0])
-	hits := x.match(u, v, toks, nil, forCredit, nil)
+	// The value's URLs' prefixes are looked up as tokens as well, so that a
+	// page's URL that the value's extends is found however short it is.
+	var urlsBuf [4]url
+	urls := valueURLs(v, toks, urlsBuf[:0])
+	look := urlPrefixes(v, urls, toks)
+	hits := x.match(u, v, look, nil, forCredit, nil)
 	if len(hits) == 0 {
 		return nil
 	}
@@ -283,24 +297,28 @@ func (x *Index) Trace(value string) []Span {
 	// that begins before a hit covers it as surely as one within it.
 	var cover []interval
 	if t := &x.classes[trusted]; len(t.entries) > t.head {
-		for _, h := range x.match(t, v, toks, nil, forCover, nil) {
+		for _, h := range x.match(t, v, look, nil, forCover, nil) {
 			cover = append(cover, interval{h.a, h.b})
 		}
 		cover = merge(cover)
 	}
 
-	// The parts of each hit no trusted text holds, kept when substantial.
+	// The parts of each hit no trusted text holds, kept when substantial:
+	// within a URL, a whole component is substantial, and a part kept
+	// there reaches to the URL's end (see url.go). A URL's prefix is a
+	// copy like any other, not a token: what a trusted text holds of it is
+	// taken off.
 	var kept []hit
 	for _, h := range hits {
-		if h.tok {
+		if h.tok && !isURLPrefix(urls, h) {
 			if !within(cover, h.a, h.b) {
-				kept = append(kept, h)
+				kept = append(kept, toURLEnd(urls, h))
 			}
 			continue
 		}
 		for _, p := range subtract(cover, h.a, h.b) {
-			if p.b-p.a >= MinSpan || holdsToken(toks, p.a, p.b) {
-				kept = append(kept, hit{a: p.a, b: p.b, e: h.e})
+			if p.b-p.a >= MinSpan || holdsToken(toks, p.a, p.b) || holdsURLPart(v, urls, p.a, p.b) {
+				kept = append(kept, toURLEnd(urls, hit{a: p.a, b: p.b, e: h.e}))
 			}
 		}
 	}
