@@ -16,24 +16,46 @@ import (
 // DefaultUntrusted says which results are untrusted when Agent.Untrusted is
 // not set: web pages, MCP tools' results, and workspace files that were not
 // in the workspace as they are when the session began (a fetched or cloned
-// file, one the agent wrote). The person's words, agenttui's own text, shell
-// output and the workspace's own files are trusted.
+// file, one the agent wrote), however they were read: by read_file and the
+// like, or by a command that named them (Fresh on a shell source). The
+// person's words, agenttui's own text, other shell output and the
+// workspace's own files are trusted.
 func DefaultUntrusted(s tool.Source) bool {
 	switch s.Kind {
 	case tool.SourceWeb, tool.SourceMCP:
 		return true
-	case tool.SourceWorkspace:
+	case tool.SourceWorkspace, tool.SourceShell:
 		return s.Fresh
 	}
 	return false
 }
 
-// untrusted reports whether results from s are untrusted.
+// untrusted reports whether results from s are untrusted. A result whose
+// call carried untrusted text in its arguments (Tainted) is, whatever the
+// configuration says of its kind: what the command printed may be that
+// text.
 func (a *Agent) untrusted(s tool.Source) bool {
+	if s.Tainted {
+		return true
+	}
 	if a.Untrusted != nil {
 		return a.Untrusted(s)
 	}
 	return DefaultUntrusted(s)
+}
+
+// echoes reports whether a result from s can reproduce text the session
+// read before, so that its trusted parts must not make that text trusted:
+// anything but the person's words, agenttui's own and the workspace's
+// files as they were when the session began.
+func echoes(s tool.Source) bool {
+	switch s.Kind {
+	case tool.SourcePerson, tool.SourceAgenttui:
+		return false
+	case tool.SourceWorkspace:
+		return s.Fresh
+	}
+	return true
 }
 
 // origins is a session's record of what the model has read and where it
@@ -80,6 +102,17 @@ func (s *Session) learn(text string, ref provenance.Ref) {
 	o.mu.Unlock()
 	// Indexing a long page takes a while; the index has a lock of its
 	// own, so other calls are traced meanwhile.
+	add(idx, text, ref, untrusted)
+}
+
+// add indexes a text the model read. A trusted one that can reproduce
+// earlier text (a command's output) is indexed as untrusted where it holds
+// untrusted text, so that echoing a page does not launder it.
+func add(idx *provenance.Index, text string, ref provenance.Ref, untrusted bool) {
+	if !untrusted && echoes(ref.Source) {
+		idx.AddEcho(text, ref)
+		return
+	}
 	idx.Add(text, ref, untrusted)
 }
 
@@ -100,10 +133,6 @@ func (r *run) seedOrigins() {
 		o.index = provenance.New()
 	}
 	o.untrusted = a.untrusted
-	for _, l := range o.pending {
-		o.index.Add(l.text, l.ref, o.untrusted(l.ref.Source))
-	}
-	o.pending = nil
 	if o.seeded == nil {
 		o.seeded = map[string]bool{}
 	}
@@ -130,6 +159,12 @@ func (r *run) seedOrigins() {
 		}
 		o.index.Add(text, provenance.Ref{Source: tool.Source{Kind: tool.SourceAgenttui}}, false)
 	}
+	// What was learned before comes after agenttui's own text, as it did
+	// when the session first ran, so that an echo in it is judged alike.
+	for _, l := range o.pending {
+		add(o.index, l.text, l.ref, o.untrusted(l.ref.Source))
+	}
+	o.pending = nil
 }
 
 // shareOrigins makes s (a task's session) use parent's record: a task's
@@ -243,6 +278,18 @@ func pointerToken(k string) string {
 // the tool's own words (control tools, write_file), which the model did
 // not read from anywhere.
 func sourceOf(p *Prepared, ret tool.Return, turn, index int) *tool.Source {
+	s := toolSource(p, ret, turn, index)
+	if s != nil && len(p.origins) > 0 && echoes(*s) {
+		// The call's arguments carried untrusted text: what it printed
+		// may be that text, put together anew (a command that joins a
+		// page's pieces).
+		s.Tainted = true
+	}
+	return s
+}
+
+// toolSource is sourceOf before the call's own provenance is considered.
+func toolSource(p *Prepared, ret tool.Return, turn, index int) *tool.Source {
 	if ret.Source != nil {
 		s := *ret.Source
 		return &s

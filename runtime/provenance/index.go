@@ -276,6 +276,42 @@ func (x *Index) Trace(value string) []Span {
 	}
 	x.mu.RLock()
 	defer x.mu.RUnlock()
+	return x.trace(v)
+}
+
+// AddEcho records that the model read text, a trusted result that may
+// reproduce untrusted text the index holds: a command's output, which can
+// print a page's words back, or a task's report. The parts of it that Trace
+// would report are indexed as untrusted, credited to ref, and not as
+// trusted, so that echoing a page through a command does not make the
+// page's words trusted; the rest is indexed as trusted, as Add does. It
+// returns those parts. As with Add, only the first MaxText bytes are
+// looked at.
+func (x *Index) AddEcho(text string, ref Ref) []Span {
+	if len(text) > x.maxText {
+		text = strings.Clone(text[:x.maxText])
+	}
+	if text == "" {
+		return nil
+	}
+	x.mu.RLock()
+	spans := x.trace(text)
+	x.mu.RUnlock()
+	// Each trusted piece is a text of its own, so that a match in one
+	// never extends into the untrusted part beside it.
+	at := 0
+	for _, sp := range spans {
+		x.Add(text[at:sp.Start], ref, false)
+		x.Add(text[sp.Start:sp.End], ref, true)
+		at = sp.End
+	}
+	x.Add(text[at:], ref, false)
+	return spans
+}
+
+// trace is Trace, for a value already clipped, with the index locked for
+// reading.
+func (x *Index) trace(v string) []Span {
 	u := &x.classes[untrusted]
 	if len(u.entries) == u.head {
 		return nil

@@ -29,8 +29,15 @@ type Source struct {
 	Name string `json:"name,omitempty"`
 	// Fresh, for a workspace file, says it was not in the workspace as it
 	// is now when the session began: it was created or changed since, by
-	// the agent, a command or anyone else.
+	// the agent, a command or anyone else. For a shell command's output,
+	// it says the command named such a file (cat, head, sed), so that
+	// its output is judged as the file would be.
 	Fresh bool `json:"fresh,omitempty"`
+	// Tainted says the arguments of the call that returned the result
+	// carried text from an untrusted result, so that the result is
+	// untrusted whatever its kind: a command a page wrote can print the
+	// page's words back, or join pieces of them.
+	Tainted bool `json:"tainted,omitempty"`
 }
 
 // Label returns the source as the configuration and the screen name it:
