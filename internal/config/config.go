@@ -239,7 +239,10 @@ func (c *Config) UntrustedSource() func(tool.Source) bool {
 		switch s.Kind {
 		case tool.SourceWorkspace:
 			return slices.Contains(names, "workspace") || (s.Fresh && slices.Contains(names, "new_files"))
-		case tool.SourceWeb, tool.SourceMCP, tool.SourceShell, tool.SourceTask:
+		case tool.SourceShell:
+			// A command that read a new file prints it as read_file would.
+			return slices.Contains(names, "shell") || (s.Fresh && slices.Contains(names, "new_files"))
+		case tool.SourceWeb, tool.SourceMCP, tool.SourceTask:
 			return slices.Contains(names, s.Kind)
 		}
 		return false

@@ -102,6 +102,21 @@ func TestWebProvenanceAndProtectedRules(t *testing.T) {
 			t.Errorf("%s untrusted: %v, want %v", s.Label(), got, want)
 		}
 	}
+	// A command that read a new file is judged as the file would be.
+	c, err = Parse("a.json", []byte(`{"provenance": {"untrusted": ["new_files"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	untrusted = c.UntrustedSource()
+	for s, want := range map[tool.Source]bool{
+		{Kind: tool.SourceShell, Fresh: true}:                   true,
+		{Kind: tool.SourceShell}:                                false,
+		{Kind: tool.SourceWorkspace, Name: "a.go", Fresh: true}: true,
+	} {
+		if got := untrusted(s); got != want {
+			t.Errorf("with new_files, %s (fresh %v) untrusted: %v, want %v", s.Label(), s.Fresh, got, want)
+		}
+	}
 	for _, bad := range []struct{ body, key string }{
 		{`{"provenance": {"untrusted": ["ftp"]}}`, "provenance.untrusted"},
 		{`{"web": {"allow_public": true}}`, "web.allow_public"},

@@ -90,6 +90,9 @@ func (w *Workspace) runShell(ctx context.Context, a runShellArgs) tool.Return {
 		return tool.Fail(tool.Other(msg), msg)
 	}
 	defer pr.Close()
+	// The files the command names, as they were, to tell afterwards
+	// whether its output may show a new one (see shell_fresh.go).
+	named := w.namedStamps(a.Command)
 	cmd := exec.Command("bash", "-c", a.Command)
 	cmd.Dir = w.root
 	cmd.Stdout, cmd.Stderr = pw, pw
@@ -161,7 +164,7 @@ func (w *Workspace) runShell(ctx context.Context, a runShellArgs) tool.Return {
 	}
 	// What the command printed is the shell's; a command that could not
 	// start printed nothing, and its failure above is agenttui's own.
-	src := tool.Source{Kind: tool.SourceShell}
+	src := tool.Source{Kind: tool.SourceShell, Fresh: w.printedFresh(a.Command, named, text)}
 	switch ended {
 	case "timeout":
 		text += fmt.Sprintf("… timed out after %s; the command and every process it started were killed\n", timeout)

@@ -2,8 +2,10 @@ package workspace
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -106,5 +108,71 @@ func TestShellAndWriteSources(t *testing.T) {
 		if r.Source != nil {
 			t.Errorf("%s has source %+v", c.name, r.Source)
 		}
+	}
+}
+
+// TestShellReadingANewFile checks that a command's output is fresh when it
+// may show a file new since the session began, however the command reads
+// it, as read_file's result would be; and not for an old file, for a file
+// the command only wrote, or without a session start.
+func TestShellReadingANewFile(t *testing.T) {
+	e, start := sourcesEnv(t)
+	dropped := filepath.Join(e.outside, "dropped.txt")
+	writeAt(t, dropped, "a file dropped outside the workspace\n")
+	if later := start.Add(time.Hour); os.Chtimes(dropped, later, later) != nil {
+		t.Fatal("could not date the dropped file")
+	}
+	shell := func(fresh bool) tool.Source { return tool.Source{Kind: tool.SourceShell, Fresh: fresh} }
+	commands := []struct {
+		command string
+		fresh   bool
+	}{
+		{"cat sub/new.txt", true},
+		{"head -n 1 sub/new.txt", true},
+		{"sed -n p sub/new.txt", true},
+		{"cat sub/*.txt", true},
+		{`cat<"sub/new.txt"`, true},
+		{"tr a-z A-Z < sub/new.txt", true},
+		{"python3 -c \"print(open('sub/new.txt').read())\"", true},
+		{"cat " + dropped, true},
+		{"cat old.txt", false},
+		{"wc -c old.txt", false},
+		// Files the command itself makes count when it prints them.
+		{"cp old.txt copy.txt && cat copy.txt", true},
+		{"cp old.txt built.txt", false},
+		{"cat old.txt > out.txt", false},
+		// … and once made, they are new files like any other.
+		{"cat built.txt", true},
+		{"ln -s old.txt link.txt && cat link.txt", true},
+	}
+	if _, err := exec.LookPath("less"); err == nil {
+		commands = append(commands, struct {
+			command string
+			fresh   bool
+		}{"less sub/new.txt", true})
+	}
+	for _, c := range commands {
+		r := e.call("run_shell", map[string]any{"command": c.command})
+		wantSuccess(t, r)
+		if r.Source == nil || *r.Source != shell(c.fresh) {
+			t.Errorf("%s: source %+v, want %+v", c.command, r.Source, shell(c.fresh))
+		}
+	}
+	// Without a session start, nothing is fresh.
+	e.ws.SetSessionStart(time.Time{})
+	wantSource(t, e.call("run_shell", map[string]any{"command": "cat sub/new.txt"}), shell(false))
+}
+
+// TestCommandWords checks how a command is split into the words that may
+// name files.
+func TestCommandWords(t *testing.T) {
+	got := commandWords(`cat<"a.txt" --file=b.txt | sed -n 1,2p c.txt; x $(cat d.txt) open('e.txt')`, 100)
+	for _, w := range []string{"a.txt", "b.txt", "c.txt", "d.txt", "e.txt", "1", "2p"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("no word %q in %q", w, got)
+		}
+	}
+	if got := commandWords("a b c d a", 3); !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("bounded words: %q", got)
 	}
 }
