@@ -153,11 +153,16 @@ func New(o Options) (*Host, error) {
 	// Files changed from now on are not the workspace's own: what they
 	// say is untrusted by default (a fetched or cloned file).
 	ws.SetSessionStart(time.Now())
+	// A redirect is followed only as far as the policy would let a first
+	// request to its target run (see redirects.go).
+	var h *Host
+	web := workspace.WebOptions{Follow: func(r workspace.Redirect) bool { return h.followsRedirect(r) }}
 	if o.Config != nil {
-		ws.SetWeb(workspace.WebOptions{AllowPrivate: o.Config.WebAllowPrivate})
+		web.AllowPrivate = o.Config.WebAllowPrivate
 	}
+	ws.SetWeb(web)
 	tools := wrapTools(ws.Tools(), o.Wrap)
-	h := &Host{opts: o, model: model.NewSwitchable(o.Model), attached: make(chan struct{}), ws: ws}
+	h = &Host{opts: o, model: model.NewSwitchable(o.Model), attached: make(chan struct{}), ws: ws}
 	tools = append(tools, h.taskTool(ws))
 	h.tools = tools
 	// The tools are ours, and their schemas are compiled when first called:

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -73,8 +74,10 @@ func TestWebFetchRefusesARedirectToLoopback(t *testing.T) {
 		}
 	})
 	// public.test stands for a site on the internet; it resolves to the
-	// test server, while 127.0.0.1 itself stays refused.
-	e := newEnv(t).withWeb(WebOptions{testPublic: map[string]netip.Addr{"public.test": loopback}})
+	// test server, while 127.0.0.1 itself stays refused. The approval
+	// policy would let the hop run: the guard refuses it still.
+	e := newEnv(t).withWeb(WebOptions{testPublic: map[string]netip.Addr{"public.test": loopback},
+		Follow: func(Redirect) bool { return true }})
 	start := "http://public.test:" + port + "/start"
 	r, out := e.get(map[string]any{"url": start})
 	if !r.Outcome().IsDenied() {
@@ -457,9 +460,67 @@ func TestWebFetchEndsOnARedirectedHost(t *testing.T) {
 		fmt.Fprint(w, "landed")
 	})
 	_ = srv
-	e := newEnv(t).withWeb(WebOptions{testPublic: map[string]netip.Addr{"first.test": loopback, "second.test": loopback}})
+	// The approval policy lets the hop to the second host run.
+	e := newEnv(t).withWeb(WebOptions{testPublic: map[string]netip.Addr{"first.test": loopback, "second.test": loopback},
+		Follow: func(Redirect) bool { return true }})
 	r, out := e.get(map[string]any{"url": "http://first.test:" + port + "/here"})
 	wantSuccess(t, r)
 	wantContains(t, out, "url: http://Second.Test:"+port+"/there\n", "redirected: http://first.test:"+port+"/here → http://Second.Test:"+port+"/there\n", "landed")
 	wantSource(t, r, tool.Source{Kind: tool.SourceWeb, Name: "second.test:" + port})
+}
+
+// TestWebFetchAsksBeforeARedirectToAnotherHost checks that a redirect is
+// followed only as far as its target's own approval goes: within the host
+// unless the policy says no, and to another host only when the policy
+// says a first request there would run; otherwise the fetch stops, and the
+// model reads which redirect led where and how to fetch it.
+func TestWebFetchAsksBeforeARedirectToAnotherHost(t *testing.T) {
+	var reached atomic.Int32
+	_, port := webServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/open":
+			http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+		case "/slash":
+			http.Redirect(w, r, "/slash/", http.StatusMovedPermanently)
+		default:
+			reached.Add(1)
+			fmt.Fprintf(w, "page %s on %s", r.URL.Path, r.Host)
+		}
+	})
+	approved := "http://approved.test:" + port
+	elsewhere := "http://elsewhere.test:" + port + "/collect?d=1"
+	public := map[string]netip.Addr{"approved.test": loopback, "elsewhere.test": loopback}
+	start := approved + "/open?to=" + url.QueryEscape(elsewhere)
+
+	// With no policy to ask, a redirect to another host is not followed.
+	e := newEnv(t).withWeb(WebOptions{testPublic: public})
+	r, out := e.get(map[string]any{"url": start})
+	if !r.Outcome().IsDenied() || reached.Load() != 0 {
+		t.Fatalf("outcome %v, %d pages reached:\n%s", r.Outcome(), reached.Load(), out)
+	}
+	wantContains(t, out, "did not follow the redirect from "+start+" to "+elsewhere,
+		"another host is fetched only by a call of its own", `call web_fetch with url "`+elsewhere+`"`)
+	wantSource(t, r, tool.Source{Kind: tool.SourceWeb, Name: "approved.test:" + port})
+	// Within the host it is.
+	r, out = e.get(map[string]any{"url": approved + "/slash"})
+	wantSuccess(t, r)
+	wantContains(t, out, "redirected: "+approved+"/slash → "+approved+"/slash/\n", "page /slash/ on approved.test")
+
+	// The policy is asked at every hop, and decides.
+	var asked []Redirect
+	lets := map[string]bool{approved + "/slash/": false, elsewhere: true}
+	e.withWeb(WebOptions{testPublic: public, Follow: func(h Redirect) bool { asked = append(asked, h); return lets[h.To] }})
+	r, out = e.get(map[string]any{"url": start})
+	wantSuccess(t, r)
+	wantContains(t, out, "page /collect on elsewhere.test")
+	r, out = e.get(map[string]any{"url": approved + "/slash"})
+	if !r.Outcome().IsDenied() {
+		t.Fatalf("a hop the rules stop: outcome %v:\n%s", r.Outcome(), out)
+	}
+	wantContains(t, out, "the session's rules do not let a first request to it run without asking")
+	page := tool.Source{Kind: tool.SourceWeb, Name: "approved.test:" + port}
+	want := []Redirect{{From: start, To: elsewhere, Page: page}, {From: approved + "/slash", To: approved + "/slash/", SameHost: true, Page: page}}
+	if !slices.Equal(asked, want) {
+		t.Errorf("hops asked about %+v, want %+v", asked, want)
+	}
 }
