@@ -177,3 +177,26 @@ func BenchmarkAdd(b *testing.B) {
 	b.ReportMetric(float64(heap+uint64(n))/(1<<20), "heap-MiB")
 	b.ReportMetric(float64(heap)/(1<<20), "overhead-MiB")
 }
+
+// BenchmarkEchoTrace is what AddEcho costs beyond Add: tracing a command's
+// output, at its most (64 KiB), against 4 MiB of untrusted and 4 MiB of
+// trusted text, before it is indexed. The output is build-log lines that
+// hold nothing of the corpus.
+func BenchmarkEchoTrace(b *testing.B) {
+	benchIndex(b)
+	var out strings.Builder
+	for i := 0; out.Len() < 64<<10; i++ {
+		fmt.Fprintf(&out, "ok  \tgithub.com/acme/svc/pkg%04d\t0.%03ds\tcoverage: %d.%d%% of statements\n", i, i%1000, i%100, i%10)
+	}
+	v := out.String()[:64<<10]
+	if got := bench.x.Trace(v); got != nil {
+		b.Fatalf("the output matches: %v", show(v, got))
+	}
+	b.SetBytes(int64(len(v)))
+	b.ReportAllocs()
+	for b.Loop() {
+		bench.x.mu.RLock()
+		bench.x.trace(v)
+		bench.x.mu.RUnlock()
+	}
+}
