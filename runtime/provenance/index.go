@@ -265,7 +265,9 @@ func (x *Index) Untrusted() int {
 // documentation) and do not also appear in any trusted text (the person's
 // messages, the system prompt, the tool descriptions, trusted results). A
 // span part of which is in a trusted text keeps only its other parts that
-// are still at least MinSpan bytes long or hold a token. Each byte is
+// are still at least MinSpan bytes long or hold a token, or, within a URL,
+// a whole component; a part kept within a URL reaches to its end (see
+// url.go). Each byte is
 // credited to the earliest added untrusted text that holds it, and the
 // spans are maximal runs of bytes credited to one Ref, in order. Only the
 // first MaxValue bytes of value are traced.
@@ -320,7 +322,7 @@ func (x *Index) trace(v string) []Span {
 	toks := valueTokens(v, toksBuf[:0])
 	// The value's URLs' prefixes are looked up as tokens as well, so that a
 	// page's URL that the value's extends is found however short it is.
-	var urlsBuf [4]url
+	var urlsBuf [4]urlSpan
 	urls := valueURLs(v, toks, urlsBuf[:0])
 	look := urlPrefixes(v, urls, toks)
 	hits := x.match(u, v, look, nil, forCredit, nil)

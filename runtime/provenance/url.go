@@ -19,15 +19,15 @@ import "strings"
 // and "/other") is not a whole component, so a URL the model made up on a
 // host the person named does not ask because a page links elsewhere there.
 
-// url is a URL token of a value: bytes a to b, with its authority (what
+// urlSpan is a URL token of a value: bytes a to b, with its authority (what
 // follows "://") starting at auth.
-type url struct{ a, auth, b int }
+type urlSpan struct{ a, auth, b int }
 
 // valueURLs appends the URL tokens among toks, the tokens of v, to buf.
-func valueURLs(v string, toks []interval, buf []url) []url {
+func valueURLs(v string, toks []interval, buf []urlSpan) []urlSpan {
 	for _, t := range toks {
 		if c := strings.Index(v[t.a:t.b], "://"); c >= 0 {
-			buf = append(buf, url{a: t.a, auth: t.a + c + 3, b: t.b})
+			buf = append(buf, urlSpan{a: t.a, auth: t.a + c + 3, b: t.b})
 		}
 	}
 	return buf
@@ -40,7 +40,7 @@ func urlDelim(c byte) bool { return strings.IndexByte("/?#&=;:@", c) >= 0 }
 // holdsURLPart reports whether [a, b) of v holds a whole component of one of
 // the URLs past its scheme: a non-empty run of bytes that are not urlDelim,
 // with a delimiter or the URL's bounds either side.
-func holdsURLPart(v string, urls []url, a, b int) bool {
+func holdsURLPart(v string, urls []urlSpan, a, b int) bool {
 	for _, u := range urls {
 		lo, hi := max(a, u.auth), min(b, u.b)
 		for i := lo; i < hi; {
@@ -65,7 +65,7 @@ func holdsURLPart(v string, urls []url, a, b int) bool {
 
 // toURLEnd returns h reaching to the end of every URL whose part past the
 // scheme it overlaps.
-func toURLEnd(urls []url, h hit) hit {
+func toURLEnd(urls []urlSpan, h hit) hit {
 	for _, u := range urls {
 		if h.a < u.b && u.auth < h.b {
 			h.b = max(h.b, u.b)
@@ -83,7 +83,7 @@ const maxPrefixes = 32
 // after a urlDelim byte): "http://h", "http://h/", "http://h/x", … So a
 // URL of a text that is such a prefix is found as a token, whatever its
 // length, and a trusted one covers as much.
-func urlPrefixes(v string, urls []url, toks []interval) []interval {
+func urlPrefixes(v string, urls []urlSpan, toks []interval) []interval {
 	if len(urls) == 0 {
 		return toks
 	}
@@ -102,7 +102,7 @@ func urlPrefixes(v string, urls []url, toks []interval) []interval {
 
 // isURLPrefix reports whether h, a token hit, is one of a URL's prefixes
 // that urlPrefixes adds rather than a token of the value.
-func isURLPrefix(urls []url, h hit) bool {
+func isURLPrefix(urls []urlSpan, h hit) bool {
 	for _, u := range urls {
 		if h.a == u.a && h.b < u.b {
 			return true
