@@ -150,6 +150,9 @@ func (a *Agent) publishRuns(ev hooks.Event, turn int, index *int, v hooks.Verdic
 		}
 		if run.Error != "" {
 			then := "it is ignored, as if there were no hook"
+			if run.Refused {
+				then = "the run goes on without it"
+			}
 			if run.Decision != hooks.None {
 				then = "its entry says on_error: deny"
 			}

@@ -82,11 +82,13 @@ type Command struct {
 	// runner's default (60 seconds).
 	Timeout float64 `json:"timeout,omitempty"`
 	// OnError is "deny" to block the call (or the input, or the stop)
-	// when the hook fails, times out or cannot start; empty or "ignore"
-	// goes on as if there were no hook.
+	// when the hook fails, times out, cannot start or is refused because
+	// a file it runs changed since the person trusted it; empty or
+	// "ignore" goes on as if there were no hook.
 	OnError string `json:"on_error,omitempty"`
 	// Workspace says the command comes from the workspace's own
-	// configuration, which runs only once the person trusts it.
+	// configuration, which runs only once the person trusts it, and only
+	// while it is as they trusted it (see Trust).
 	Workspace bool `json:"-"`
 }
 
@@ -259,6 +261,10 @@ type Run struct {
 	Error string
 	// TimedOut says it ran past its limit and was killed.
 	TimedOut bool
+	// Refused says the command, the workspace's own, was not run: the
+	// person's trust in the workspace's hooks does not hold for it (see
+	// Trust). Error says why.
+	Refused bool
 
 	// updated is the rewrite of the call's arguments the command gave, a
 	// JSON object, or empty. It is a string, not a json.RawMessage, so

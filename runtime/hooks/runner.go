@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,9 +23,13 @@ import (
 // may be called from several goroutines at once, as long as its fields are
 // not changed meanwhile.
 type Runner struct {
-	// Config is the hooks to run. Commands the person has not trusted
-	// should already be left out (see Config.Trusted).
+	// Config is the hooks to run. The workspace's own commands among them
+	// (Command.Workspace) run only as Trust allows.
 	Config Config
+	// Trust is the person's trust in the workspace's own commands, asked
+	// before each of them runs; nil trusts none of them, which are then
+	// left out.
+	Trust *Trust
 	// Dir is the workspace: the commands' working folder, and
 	// CLAUDE_PROJECT_DIR and AGENTTUI_PROJECT_DIR in their environment.
 	Dir string
@@ -61,7 +66,15 @@ const (
 // tool event, for the tool named tool; false for a nil Runner. It lets the
 // caller skip building an Input no hook reads.
 func (r *Runner) Has(ev Event, tool string) bool {
-	return r != nil && r.Config.Has(ev, tool)
+	return r != nil && len(r.commands(ev, tool)) > 0
+}
+
+// commands returns the commands that run, or are refused, for ev and
+// tool: the workspace's own only as far as Trust keeps them.
+func (r *Runner) commands(ev Event, tool string) []Command {
+	return slices.DeleteFunc(r.Config.commands(ev, tool), func(c Command) bool {
+		return c.Workspace && !r.Trust.keeps(c)
+	})
 }
 
 // Run runs every command attached to in.HookEventName, for a tool event
@@ -79,7 +92,7 @@ func (r *Runner) Run(ctx context.Context, in Input) Verdict {
 		return Verdict{}
 	}
 	ev := in.HookEventName
-	cmds := r.Config.commands(ev, in.ToolName)
+	cmds := r.commands(ev, in.ToolName)
 	if len(cmds) == 0 {
 		return Verdict{}
 	}
@@ -135,8 +148,16 @@ func (r *Runner) limit(c Command) time.Duration {
 	return DefaultTimeout
 }
 
-// runOne runs one command and reads its answer.
+// runOne runs one command and reads its answer. A command of the
+// workspace's own runs only once Trust finds it, and the files it may
+// run, as the person trusted them; otherwise it is refused, which its
+// on_error decides about as about a command that cannot start.
 func (r *Runner) runOne(ctx context.Context, ev Event, c Command, stdin []byte) Run {
+	if c.Workspace {
+		if err := r.Trust.check(ev, c); err != nil {
+			return failed(ev, c, Run{Command: c.Command, Exit: -1, Refused: true, Error: "was not run: " + err.Error()})
+		}
+	}
 	limit := r.limit(c)
 	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
@@ -329,6 +350,9 @@ func failed(ev Event, c Command, run Run) Run {
 	}
 	run.Decision = blocking(ev)
 	run.Reason = "the hook failed (" + run.Error + ") and its entry says on_error: deny"
+	if run.Refused {
+		run.Reason = "the hook " + run.Error + ", and its entry says on_error: deny"
+	}
 	return run
 }
 

@@ -1,8 +1,6 @@
 package hooks
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -24,121 +21,20 @@ const maxScript = 1 << 20
 
 // Digest returns what a person trusts when they trust a workspace's hooks
 // c: the hex SHA-256 of c's commands (event, matcher, command, timeout and
-// on_error, in order) and of every script inside the workspace that a
-// command names, path and content. A repository's hooks usually run its
+// on_error, in order) and of every file inside the workspace that a
+// command may run, path and content. A repository's hooks usually run its
 // own scripts, so a change to such a script changes the digest and the
 // person is asked again, as for a change to the configuration.
 //
-// A script is found the way a person reads the command: each word that
-// contains a "/" (quotes removed, a leading $CLAUDE_PROJECT_DIR or
-// $AGENTTUI_PROJECT_DIR standing for the workspace, a relative path taken
-// from the workspace) that names a regular file of at most 1 MiB inside
-// the workspace. A word after an output redirection (">", "2>>", …) is the
-// hook's output, not its code, and is left out so that the digest does not
-// change each time the hook runs.
-func Digest(workspace string, c Config) string {
-	ws, err := filepath.Abs(workspace)
-	if err != nil {
-		ws = filepath.Clean(workspace)
-	}
-	h := sha256.New()
-	type entry struct {
-		Event   Event   `json:"event"`
-		Matcher string  `json:"matcher"`
-		Command string  `json:"command"`
-		Timeout float64 `json:"timeout"`
-		OnError string  `json:"on_error"`
-	}
-	var entries []entry
-	var scripts []string
-	seen := map[string]bool{}
-	for _, ev := range Events() {
-		for _, g := range c[ev] {
-			for _, cmd := range g.Hooks {
-				entries = append(entries, entry{ev, g.Matcher, cmd.Command, cmd.Timeout, cmd.OnError})
-				for _, p := range scriptPaths(ws, cmd.Command) {
-					if !seen[p] {
-						seen[p] = true
-						scripts = append(scripts, p)
-					}
-				}
-			}
-		}
-	}
-	// Marshalling a slice of structs cannot fail, and its form is fixed:
-	// fields in declaration order, no map.
-	canon, _ := json.Marshal(entries)
-	h.Write(canon)
-	for _, p := range scripts {
-		content, ok := readScript(p)
-		if !ok {
-			continue
-		}
-		rel, _ := filepath.Rel(ws, p)
-		// Lengths before contents, so that no two sets of files hash
-		// alike by moving bytes from one field to the next.
-		fmt.Fprintf(h, "\x00file %d %s %d\x00", len(rel), rel, len(content))
-		h.Write(content)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// projectVars are the ways a command may begin a path with the workspace.
-var projectVars = []string{
-	"${CLAUDE_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR",
-	"${AGENTTUI_PROJECT_DIR}", "$AGENTTUI_PROJECT_DIR",
-}
-
-// scriptPaths returns the cleaned absolute paths inside the workspace ws
-// that the words of command name.
-func scriptPaths(ws, command string) []string {
-	var out []string
-	redirect := false
-	for _, w := range strings.Fields(command) {
-		if redirect {
-			redirect = false
-			continue
-		}
-		if op, target := cutRedirect(w); op {
-			redirect = target == ""
-			continue
-		}
-		w = strings.NewReplacer(`"`, "", `'`, "").Replace(w)
-		w = strings.TrimRight(w, ";&|")
-		for _, v := range projectVars {
-			if rest, ok := strings.CutPrefix(w, v); ok && (rest == "" || rest[0] == '/') {
-				w = ws + rest
-				break
-			}
-		}
-		// A home-relative path is the person's, not the workspace's.
-		if !strings.Contains(w, "/") || strings.HasPrefix(w, "~") {
-			continue
-		}
-		p := w
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(ws, p)
-		}
-		p = filepath.Clean(p)
-		if rel, err := filepath.Rel(ws, p); err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			continue
-		}
-		out = append(out, p)
-	}
-	return out
-}
-
-// cutRedirect reports whether the word w is an output redirection, such as
-// ">", "2>>" or ">log", and returns the file it names when it names one in
-// the same word.
-func cutRedirect(w string) (bool, string) {
-	rest := strings.TrimLeft(w, "0123456789&")
-	if !strings.HasPrefix(rest, ">") {
-		return false, ""
-	}
-	rest = strings.TrimLeft(rest, ">|&")
-	return true, rest
-}
+// The files are found as package cmdfiles finds them, the way the shell
+// will: ./hooks/check.sh, and hook.sh in sh hook.sh or hooks.mk in
+// make -f hooks.mk, each word of the command that names a file of the
+// workspace. A regular file of at most 1 MiB is read; a word after an
+// output redirection (">", "2>>", …) is the hook's output, not its code,
+// and is left out so that the digest does not change each time the hook
+// runs. Take gives the same digest with what is needed to check each
+// command again before it runs.
+func Digest(workspace string, c Config) string { return Take(workspace, c).Digest }
 
 // readScript returns the content of the regular file p when it has at most
 // maxScript bytes. It opens without blocking and checks the file it opened,

@@ -80,12 +80,35 @@ func TestDigest(t *testing.T) {
 	same("files not read changed", true)
 }
 
-func TestScriptPaths(t *testing.T) {
-	ws := "/w"
-	got := scriptPaths(ws, `bash '$CLAUDE_PROJECT_DIR/a.sh' ./b.sh; /w/c/d.sh /etc/passwd ../x/y ~/bin/z > ./out/log 2>>./err/log x/y.sh&&`)
-	want := []string{"/w/a.sh", "/w/b.sh", "/w/c/d.sh", "/w/x/y.sh"}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("got %q; want %q", got, want)
+// TestDigestNoticesScriptsNamedWithoutASlash edits the script of sh hook.sh
+// and the makefile of make -s -f hooks.mk check after they were trusted:
+// each edit changes the digest, so the person is asked again.
+func TestDigestNoticesScriptsNamedWithoutASlash(t *testing.T) {
+	ws := t.TempDir()
+	write(t, filepath.Join(ws, "hook.sh"), "exit 0\n")
+	write(t, filepath.Join(ws, "hooks.mk"), "check:\n\ttrue\n")
+	for _, c := range []struct{ command, file string }{{"sh hook.sh", "hook.sh"}, {"make -s -f hooks.mk check", "hooks.mk"}} {
+		hooks := one(PreToolUse, "", cmd(c.command))
+		trusted := Digest(ws, hooks)
+		write(t, filepath.Join(ws, c.file), "touch pwned\n")
+		if Digest(ws, hooks) == trusted {
+			t.Errorf("%q: editing %s after trust leaves the digest as it was", c.command, c.file)
+		}
+	}
+}
+
+// TestDigestIsTheOneTrustedBefore pins the digest of hooks that run a
+// script by a path with a slash, as trust stores written before scripts
+// named without one were noticed hold it: such an entry stays trusted.
+func TestDigestIsTheOneTrustedBefore(t *testing.T) {
+	ws := t.TempDir()
+	write(t, filepath.Join(ws, "hooks", "check.sh"), "#!/bin/sh\nexit 0\n")
+	c := Config{
+		PreToolUse: {{Matcher: "Bash", Hooks: []Command{{Type: "command", Command: "./hooks/check.sh >> ./hooks.log", Timeout: 30}}}},
+		Stop:       {{Hooks: []Command{{Type: "command", Command: `"$CLAUDE_PROJECT_DIR"/hooks/check.sh`, OnError: OnErrorDeny}}}},
+	}
+	if got, want := Digest(ws, c), "c8d1a86194361b84d758fd99b538ffeaa24cc4749983bd246fe7edc6c198e595"; got != want {
+		t.Errorf("digest %s; the one trusted before is %s", got, want)
 	}
 }
 
