@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -24,9 +25,19 @@ type Snapshot struct {
 	// commands are the files each command may run, as found when the
 	// snapshot was taken.
 	commands map[commandKey][]string
-	// sums are the files' contents' hashes; nil for a file that did not
+	// files are the files as they were; nil for a file that did not
 	// exist or could not be read as a script.
-	sums map[string]*[sha256.Size]byte
+	files map[string]*fileState
+}
+
+// fileState is what a file was: its content's hash and its permissions. The
+// permissions are not in the digest, whose form trust stores keep, but a
+// change to them is noticed before a hook runs: a sandboxed command cannot
+// be kept from changing them (Landlock does not govern chmod), and a
+// script made unexecutable stops a guard as surely as one rewritten.
+type fileState struct {
+	sum  [sha256.Size]byte
+	perm fs.FileMode
 }
 
 // commandKey is a command's definition as the Runner knows it.
@@ -46,7 +57,7 @@ func Take(workspace string, c Config) *Snapshot {
 	if err != nil {
 		ws = filepath.Clean(workspace)
 	}
-	s := &Snapshot{workspace: ws, commands: map[commandKey][]string{}, sums: map[string]*[sha256.Size]byte{}}
+	s := &Snapshot{workspace: ws, commands: map[commandKey][]string{}, files: map[string]*fileState{}}
 	h := sha256.New()
 	type entry struct {
 		Event   Event   `json:"event"`
@@ -64,8 +75,8 @@ func Take(workspace string, c Config) *Snapshot {
 				paths := cmdfiles.Shell(ws, cmd.Command)
 				s.commands[keyOf(ev, cmd)] = paths
 				for _, p := range paths {
-					if _, seen := s.sums[p]; !seen {
-						s.sums[p] = nil
+					if _, seen := s.files[p]; !seen {
+						s.files[p] = nil
 						files = append(files, p)
 					}
 				}
@@ -77,12 +88,11 @@ func Take(workspace string, c Config) *Snapshot {
 	canon, _ := json.Marshal(entries)
 	h.Write(canon)
 	for _, p := range files {
-		content, ok := readScript(p)
+		content, perm, ok := readScript(p)
 		if !ok {
 			continue
 		}
-		sum := sha256.Sum256(content)
-		s.sums[p] = &sum
+		s.files[p] = &fileState{sha256.Sum256(content), perm}
 		rel, _ := filepath.Rel(ws, p)
 		// Lengths before contents, so that no two sets of files hash
 		// alike by moving bytes from one field to the next.
@@ -101,8 +111,8 @@ func (s *Snapshot) Files() []string {
 		return nil
 	}
 	var out []string
-	for p, sum := range s.sums {
-		if sum != nil {
+	for p, f := range s.files {
+		if f != nil {
 			out = append(out, p)
 		}
 	}
@@ -126,16 +136,19 @@ func (s *Snapshot) check(ev Event, c Command) error {
 		}
 	}
 	for _, p := range files {
-		want := s.sums[p]
-		content, ok := readScript(p)
+		want := s.files[p]
+		content, perm, ok := readScript(p)
 		switch {
 		case !ok && want == nil:
 		case !ok:
 			return fmt.Errorf("it runs %s, which is gone or no longer a script since this workspace's hooks were trusted", s.rel(p))
 		case want == nil:
 			return fmt.Errorf("it runs %s, which was not there when this workspace's hooks were trusted", s.rel(p))
-		case sha256.Sum256(content) != *want:
+		case sha256.Sum256(content) != want.sum:
 			return fmt.Errorf("it runs %s, which changed since this workspace's hooks were trusted", s.rel(p))
+		case perm != want.perm:
+			return fmt.Errorf("it runs %s, whose permissions changed (%s, trusted as %s) since this workspace's hooks were trusted",
+				s.rel(p), perm, want.perm)
 		}
 	}
 	return nil

@@ -113,6 +113,8 @@ func TestTrustNoticesEveryWayAFileChanges(t *testing.T) {
 			func(ws string) { write(t, filepath.Join(ws, "hooks.mk"), "check:\n\tfalse\n") }, "hooks.mk, which changed"},
 		{"script removed", "./hooks/pre.sh", map[string]string{"hooks/pre.sh": "exit 0\n"},
 			func(ws string) { os.Remove(filepath.Join(ws, "hooks", "pre.sh")) }, "hooks/pre.sh, which is gone"},
+		{"script made unexecutable", "./hooks/pre.sh", map[string]string{"hooks/pre.sh": "exit 0\n"},
+			func(ws string) { os.Chmod(filepath.Join(ws, "hooks", "pre.sh"), 0o644) }, "hooks/pre.sh, whose permissions changed"},
 		{"script made", "sh later.sh", nil,
 			func(ws string) { write(t, filepath.Join(ws, "later.sh"), "exit 0\n") }, "later.sh, which was not there"},
 		{"named file made", "cat >/dev/null; sh -c 'echo ok' settings.conf", nil,

@@ -36,24 +36,25 @@ const maxScript = 1 << 20
 // command again before it runs.
 func Digest(workspace string, c Config) string { return Take(workspace, c).Digest }
 
-// readScript returns the content of the regular file p when it has at most
-// maxScript bytes. It opens without blocking and checks the file it opened,
-// so a FIFO put where a script was cannot hold Digest up.
-func readScript(p string) ([]byte, bool) {
+// readScript returns the content of the regular file p, and its
+// permissions, when it has at most maxScript bytes. It opens without
+// blocking and checks the file it opened, so a FIFO put where a script was
+// cannot hold Digest up.
+func readScript(p string) ([]byte, fs.FileMode, bool) {
 	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, false
+		return nil, 0, false
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxScript {
-		return nil, false
+		return nil, 0, false
 	}
 	content, err := io.ReadAll(io.LimitReader(f, maxScript+1))
 	if err != nil || len(content) > maxScript {
-		return nil, false
+		return nil, 0, false
 	}
-	return content, true
+	return content, fi.Mode().Perm(), true
 }
 
 // TrustStore records which workspaces' hooks the person trusts, as a JSON
