@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -295,11 +296,33 @@ type root struct {
 
 // writableRoots opens the policy's writable paths and checks that each is
 // still what it names: a folder or a regular file, reached without a
-// symbolic link. The caller closes the roots' descriptors, those returned
-// with an error included.
+// symbolic link. A writable folder that holds protected paths is granted
+// entry by entry instead (see policy.Protected); one inside a protected
+// path is not granted at all. The caller closes the roots' descriptors,
+// those returned with an error included.
 func writableRoots(p policy) ([]root, error) {
 	var out []root
 	for _, w := range p.Write {
+		var below []string
+		inside := false
+		for _, q := range p.Protected {
+			switch {
+			case within(w, q):
+				inside = true
+			case within(q, w):
+				below = append(below, q)
+			}
+		}
+		if inside {
+			continue
+		}
+		if len(below) > 0 {
+			var err error
+			if out, err = grantEntries(out, w, below); err != nil {
+				return out, err
+			}
+			continue
+		}
 		r, ok, err := openRoot(w)
 		if err != nil {
 			return out, err
@@ -309,28 +332,59 @@ func writableRoots(p policy) ([]root, error) {
 		}
 		out = append(out, r)
 	}
-	if p.Entries != "" {
-		ws, ok, err := openRoot(p.Entries)
-		if err != nil || !ok {
-			return out, fmt.Errorf("the workspace %s cannot be opened: %v", p.Entries, err)
+	return out, nil
+}
+
+// grantEntries adds to roots the entries of the folder dir, each whole,
+// but for the protected paths below it: a protected entry is left out, and
+// a folder on the way to one is granted entry by entry in its turn. Links
+// and special files are left out: only folders and regular files become
+// writable.
+func grantEntries(roots []root, dir string, protected []string) ([]root, error) {
+	d, ok, err := openRoot(dir)
+	if err != nil {
+		return roots, err
+	}
+	if ok {
+		unix.Close(d.fd)
+	}
+	if !ok || !d.dir {
+		return roots, fmt.Errorf("the writable folder %s is no longer a folder", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return roots, fmt.Errorf("the writable folder %s cannot be listed: %w", dir, err)
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		var below []string
+		skip := false
+		for _, q := range protected {
+			switch {
+			case q == path:
+				skip = true
+			case within(q, path):
+				below = append(below, q)
+			}
 		}
-		unix.Close(ws.fd)
-		entries, err := os.ReadDir(p.Entries)
-		if err != nil {
-			return out, fmt.Errorf("the workspace %s cannot be listed: %w", p.Entries, err)
-		}
-		for _, e := range entries {
-			if e.Name() == ".git" {
+		switch {
+		case skip:
+		case len(below) > 0:
+			if e.Type()&fs.ModeType != fs.ModeDir {
+				// A link on the way to a protected path: neither it nor
+				// what it leads to is granted through it.
 				continue
 			}
-			// Links and special files are left out: only folders and
-			// regular files become writable.
-			if r, ok, err := openRoot(filepath.Join(p.Entries, e.Name())); err == nil && ok {
-				out = append(out, r)
+			if roots, err = grantEntries(roots, path, below); err != nil {
+				return roots, err
+			}
+		default:
+			if r, ok, err := openRoot(path); err == nil && ok {
+				roots = append(roots, r)
 			}
 		}
 	}
-	return out, nil
+	return roots, nil
 }
 
 // openRoot opens path without following a symbolic link at its end and

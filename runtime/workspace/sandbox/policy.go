@@ -40,13 +40,16 @@ var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/d
 // policy is what the helper enforces, passed to it as its second argument in
 // JSON. Everything is readable and executable; these may be changed.
 type policy struct {
-	// Write lists folders (or files) that may be changed whole.
+	// Write lists folders (or files) that may be changed whole, but for
+	// the Protected paths inside them.
 	Write []string `json:"write,omitempty"`
-	// Entries names a folder whose entries, but not .git and not the folder
-	// itself, may be changed whole, each on its own: the workspace when its
-	// .git is protected, since Landlock cannot take a folder back from a
-	// writable one above it.
-	Entries string `json:"entries,omitempty"`
+	// Protected lists paths inside Write that stay read-only: the
+	// workspace's .git with ProtectGit, the trusted hooks' files. Landlock
+	// cannot take a path back from a writable folder above it, so a Write
+	// folder that holds one is granted entry by entry down to it: each
+	// entry whole but the protected one and the folders on the way to it,
+	// which are granted the same way in their turn.
+	Protected []string `json:"protected,omitempty"`
 	// Network lets the command open network connections.
 	Network bool `json:"network,omitempty"`
 }

@@ -152,6 +152,9 @@ type Sandbox struct {
 	// view made by Within shares its parent's: a spare takes whatever
 	// policy the command it serves is sent with.
 	spares *pool
+	// protected holds the files besides .git that commands may not
+	// change (SetProtected); a view shares its parent's.
+	protected *protection
 	// view is set on a sandbox made by Within: in workspace-write mode its
 	// commands may change only roots (and the temporary folder), and Close
 	// leaves the spares and the temporary folder, which are the parent's,
@@ -167,7 +170,8 @@ type Sandbox struct {
 // Landlock, and with a plain error when an extra writable folder does not
 // exist.
 func New(workspace string, cfg Config, support Support) (*Sandbox, error) {
-	s := &Sandbox{mode: cfg.Mode, workspace: workspace, network: cfg.Network, protectGit: cfg.ProtectGit, abi: support.ABI, spares: &pool{}}
+	s := &Sandbox{mode: cfg.Mode, workspace: workspace, network: cfg.Network, protectGit: cfg.ProtectGit, abi: support.ABI, spares: &pool{},
+		protected: &protection{}}
 	switch {
 	case cfg.Mode == Off:
 		s.why = "the sandbox is off"
@@ -275,17 +279,26 @@ func (s *Sandbox) Writable() []string {
 }
 
 // Protected returns the paths inside Writable that stay read-only: the
-// workspace's .git when ProtectGit is set (for a view, when one of its paths
-// holds the .git or lies inside it).
+// workspace's .git when ProtectGit is set, and the files SetProtected
+// names (for a view, those one of its paths holds or lies inside).
 func (s *Sandbox) Protected() []string {
-	if !s.Enabled() || s.mode != WorkspaceWrite || !s.protectGit {
+	if !s.Enabled() || s.mode != WorkspaceWrite {
 		return nil
 	}
-	git := s.gitPath()
-	if s.view && !slices.ContainsFunc(s.roots, func(r string) bool { return within(git, r) || within(r, git) }) {
+	var all []string
+	if s.protectGit {
+		all = append(all, s.gitPath())
+	}
+	all = append(all, s.protected.get()...)
+	if s.view {
+		all = slices.DeleteFunc(all, func(p string) bool {
+			return !slices.ContainsFunc(s.roots, func(r string) bool { return within(p, r) || within(r, p) })
+		})
+	}
+	if len(all) == 0 {
 		return nil
 	}
-	return []string{git}
+	return all
 }
 
 // gitPath is the workspace's .git.
@@ -299,6 +312,11 @@ func (s *Sandbox) CanWrite(path string) bool {
 	}
 	for _, p := range s.Protected() {
 		if within(path, p) {
+			return false
+		}
+		// A folder on the way to a protected path is granted entry by
+		// entry: nothing can be made in it.
+		if dir := filepath.Dir(path); within(p, dir) && p != dir && !exists(path) {
 			return false
 		}
 	}
@@ -473,27 +491,18 @@ func (s *Sandbox) commandEnv(env []string) []string {
 // command starts: for a view, only its paths that are present then are
 // given (see Within).
 func (s *Sandbox) policy() policy {
-	p := policy{Network: s.network}
+	// A path inside a protected one (in the .git) is never writable.
+	p := policy{Network: s.network, Protected: s.Protected()}
 	switch {
 	case s.mode != WorkspaceWrite:
 	case s.view:
-		git := s.gitPath()
 		for _, r := range s.roots {
-			switch {
-			case s.protectGit && within(r, git):
-				// Inside the protected .git: never writable.
-			case s.protectGit && r == s.workspace:
-				p.Entries = r
-			case present(r):
+			if present(r) && !slices.ContainsFunc(p.Protected, func(q string) bool { return within(r, q) }) {
 				p.Write = append(p.Write, r)
 			}
 		}
 	default:
-		if s.protectGit {
-			p.Entries = s.workspace
-		} else {
-			p.Write = append(p.Write, s.workspace)
-		}
+		p.Write = append(p.Write, s.workspace)
 		p.Write = append(p.Write, s.extra...)
 		p.Write = append(p.Write, s.gitDirs...)
 	}

@@ -153,7 +153,7 @@ func TestWrapKeepsTheCommand(t *testing.T) {
 		t.Errorf("args %q", cmd.Args)
 	}
 	p, err := decodePolicy(cmd.Args[2])
-	if err != nil || !slices.Equal(p.Write, []string{ws, sb.TempDir()}) || p.Network || p.Entries != "" {
+	if err != nil || !slices.Equal(p.Write, []string{ws, sb.TempDir()}) || p.Network || p.Protected != nil {
 		t.Errorf("policy %+v, %v", p, err)
 	}
 	if !slices.Equal(cmd.Env, []string{"KEEP=1", "TMPDIR=" + sb.TempDir()}) {

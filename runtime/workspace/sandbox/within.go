@@ -38,6 +38,7 @@ func (s *Sandbox) Within(paths []string) *Sandbox {
 		protectGit: s.protectGit,
 		abi:        s.abi,
 		spares:     s.spares,
+		protected:  s.protected,
 		view:       true,
 	}
 	if s.mode != WorkspaceWrite {

@@ -57,7 +57,7 @@ func TestWithinView(t *testing.T) {
 			t.Errorf("CanWrite(%s) = %v", path, !want)
 		}
 	}
-	if pol := v.policy(); !slices.Equal(pol.Write, []string{docs, api, temp}) || pol.Entries != "" || pol.Network {
+	if pol := v.policy(); !slices.Equal(pol.Write, []string{docs, api, temp}) || pol.Protected != nil || pol.Network {
 		t.Errorf("policy %+v", pol)
 	}
 	// A path made later is given to the commands started after.
@@ -110,7 +110,7 @@ func TestWithinView(t *testing.T) {
 	if whole.CanWrite(filepath.Join(git, "config")) || !whole.CanWrite(filepath.Join(ws, "src", "a.go")) {
 		t.Error("the whole workspace with protect_git")
 	}
-	if pol := whole.policy(); pol.Entries != ws || !slices.Equal(pol.Write, []string{pg.TempDir()}) || !pol.Network {
+	if pol := whole.policy(); !slices.Equal(pol.Protected, []string{git}) || !slices.Equal(pol.Write, []string{ws, pg.TempDir()}) || !pol.Network {
 		t.Errorf("policy of the whole workspace with protect_git %+v", pol)
 	}
 	if got := whole.Status(); got != "shell: sandboxed (workspace-write within ., network allowed)" {
@@ -120,7 +120,7 @@ func TestWithinView(t *testing.T) {
 	if p := hooks.Protected(); !slices.Equal(p, []string{git}) || hooks.CanWrite(filepath.Join(git, "hooks", "pre-commit")) {
 		t.Errorf("a path inside .git: protected %v", p)
 	}
-	if pol := hooks.policy(); !slices.Equal(pol.Write, []string{docs, pg.TempDir()}) || pol.Entries != "" {
+	if pol := hooks.policy(); !slices.Equal(pol.Write, []string{docs, pg.TempDir()}) || !slices.Equal(pol.Protected, []string{git}) {
 		t.Errorf("policy with a path inside .git %+v", pol)
 	}
 	if p := pg.Within([]string{docs}).Protected(); p != nil {
