@@ -96,6 +96,25 @@ func ParseConfig(path string, data []byte, lookup func(string) (string, bool)) (
 	if lookup == nil {
 		lookup = func(string) (string, bool) { return "", false }
 	}
+	return parseConfig(path, data, func(s string) (string, error) { return expand(s, lookup) })
+}
+
+// ParseConfigAsWritten checks a configuration as ParseConfig does but
+// expands no ${VAR} reference: env and headers keep them as written (each
+// still checked to be a reference). It is for showing the person what a
+// file asks to start, and for a digest of it that the environment does not
+// change; its servers are not meant to be started.
+func ParseConfigAsWritten(path string, data []byte) (*Config, error) {
+	set := func(string) (string, bool) { return "x", true }
+	return parseConfig(path, data, func(s string) (string, error) {
+		_, err := expand(s, set)
+		return s, err
+	})
+}
+
+// parseConfig is ParseConfig with expand doing what it does to each value
+// of env and headers.
+func parseConfig(path string, data []byte, expand func(string) (string, error)) (*Config, error) {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%s: %s", path, fmt.Sprintf(format, args...))
 	}
@@ -118,7 +137,7 @@ func ParseConfig(path string, data []byte, lookup func(string) (string, bool)) (
 	}
 	cfg := &Config{Path: path}
 	for name, body := range servers {
-		s, err := parseServer(name, body, lookup)
+		s, err := parseServer(name, body, expand)
 		if err != nil {
 			return nil, fail("server %q: %v", name, err)
 		}
@@ -156,7 +175,7 @@ var serverKeys = map[string][]string{
 	TransportHTTP:  {"type", "url", "headers"},
 }
 
-func parseServer(name string, body json.RawMessage, lookup func(string) (string, bool)) (ServerConfig, error) {
+func parseServer(name string, body json.RawMessage, expand func(string) (string, error)) (ServerConfig, error) {
 	s := ServerConfig{Name: name}
 	if err := checkServerName(name); err != nil {
 		return s, err
@@ -214,7 +233,7 @@ func parseServer(name string, body json.RawMessage, lookup func(string) (string,
 				return s, errors.New(`"args" must be an array of strings`)
 			}
 		}
-		if s.Env, err = expandedMap(fields, "env", lookup); err != nil {
+		if s.Env, err = expandedMap(fields, "env", expand); err != nil {
 			return s, err
 		}
 		return s, nil
@@ -228,15 +247,15 @@ func parseServer(name string, body json.RawMessage, lookup func(string) (string,
 	if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
 		return s, fmt.Errorf(`"url" %q must start with http:// or https://`, s.URL)
 	}
-	if s.Headers, err = expandedMap(fields, "headers", lookup); err != nil {
+	if s.Headers, err = expandedMap(fields, "headers", expand); err != nil {
 		return s, err
 	}
 	return s, nil
 }
 
 // expandedMap decodes fields[key] as an object of strings and expands the
-// ${VAR} references in its values.
-func expandedMap(fields map[string]json.RawMessage, key string, lookup func(string) (string, bool)) (map[string]string, error) {
+// ${VAR} references in its values with expand.
+func expandedMap(fields map[string]json.RawMessage, key string, expand func(string) (string, error)) (map[string]string, error) {
 	raw, ok := fields[key]
 	if !ok {
 		return nil, nil
@@ -246,7 +265,7 @@ func expandedMap(fields map[string]json.RawMessage, key string, lookup func(stri
 		return nil, fmt.Errorf("%q must be an object of strings", key)
 	}
 	for k, v := range m {
-		expanded, err := expand(v, lookup)
+		expanded, err := expand(v)
 		if err != nil {
 			return nil, fmt.Errorf("%s %q: %v", key, k, err)
 		}

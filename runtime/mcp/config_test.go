@@ -152,3 +152,29 @@ func TestExpandDefaults(t *testing.T) {
 		}
 	}
 }
+
+func TestParseConfigAsWritten(t *testing.T) {
+	data := []byte(`{"mcpServers": {
+		"x": {"command": "sh", "args": ["-c", "touch /tmp/m; echo \u001b[2J"], "env": {"TOKEN": "${SECRET_TOKEN}", "LEVEL": "${LEVEL:-warn}"}},
+		"t": {"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer ${TRACKER_TOKEN}"}},
+		"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}}`)
+	// Nothing is expanded: the variables need not be set, and the values
+	// stay as written.
+	c, err := ParseConfigAsWritten("/w/.mcp.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"MCP server fs: npx -y @modelcontextprotocol/server-filesystem .",
+		"MCP server t: https://mcp.example.com/mcp (headers Authorization=\"Bearer ${TRACKER_TOKEN}\")",
+		`MCP server x: sh -c "touch /tmp/m; echo \x1b[2J" (env LEVEL=${LEVEL:-warn} TOKEN=${SECRET_TOKEN})`,
+	}
+	if got := c.Describe(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("described as\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// A reference that is not one is still an error.
+	if _, err := ParseConfigAsWritten("/w/.mcp.json", []byte(`{"mcpServers": {"x": {"command": "sh", "env": {"A": "${unterminated"}}}}`)); err == nil ||
+		!strings.Contains(err.Error(), "unterminated ${") {
+		t.Errorf("an unterminated reference: %v", err)
+	}
+}

@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -417,5 +419,42 @@ func TestOversizeAnswers(t *testing.T) {
 	}
 	if _, text := call(t, m, "t__echo", `{"text":"still here"}`); text != "still here" {
 		t.Fatalf("the next call: %q", text)
+	}
+}
+
+// TestVerifyKeepsAServerFromStarting starts a server that would leave a
+// marker if it ran, with a Verify that refuses it: it never runs, and it
+// fails with Verify's reason. A server Verify refuses only at its restart
+// is down with that reason.
+func TestVerifyKeepsAServerFromStarting(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "started")
+	var refuseT atomic.Bool
+	verify := func(s mcp.ServerConfig) error {
+		if s.Name == "x" || s.Name == "t" && refuseT.Load() {
+			return errors.New("its files changed since this workspace was trusted")
+		}
+		return nil
+	}
+	m, r := start(t, mcp.Options{Verify: verify},
+		mcp.ServerConfig{Name: "x", Transport: mcp.TransportStdio, Command: "sh", Args: []string{"-c", "touch " + marker}},
+		stdio("t"))
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the refused server ran")
+	}
+	if st := status(t, m, "x"); st.State != mcp.StateFailed || !strings.Contains(st.Err, "its files changed") {
+		t.Errorf("the refused server: %+v", st)
+	}
+	awaitChange(t, r, "the refusal is said", func() bool {
+		return strings.Contains(r.texts(), `MCP server "x" did not start: its files changed since this workspace was trusted`)
+	})
+
+	refuseT.Store(true)
+	callTool(t, find(m, "t__die"), `{}`)
+	ret, text := call(t, m, "t__echo", `{"text":"x"}`)
+	if ret.Outcome().IsSuccess() || !strings.Contains(text, "its files changed") {
+		t.Errorf("a call after the refused restart: %v %q", ret.Outcome(), text)
+	}
+	if st := status(t, m, "t"); st.State != mcp.StateDown {
+		t.Errorf("the server refused at its restart: %+v", st)
 	}
 }

@@ -100,6 +100,11 @@ type Options struct {
 	// from any goroutine, before Start returns too. Nil means nobody
 	// listens.
 	OnChange func()
+	// Verify, when set, is asked before each start and restart of a
+	// server; an error keeps the server from starting, and it fails (or,
+	// on a restart, is down) with that error as the reason. A workspace's
+	// own servers are checked so against what the person trusted.
+	Verify func(ServerConfig) error
 }
 
 // Defaults for Options.

@@ -104,8 +104,14 @@ func (s *server) run(restart bool) {
 	s.m.spawn(func() { s.watch(c) })
 }
 
-// connect opens a connection and lists the server's tools, within ctx.
+// connect opens a connection and lists the server's tools, within ctx,
+// once Options.Verify lets the server start.
 func (s *server) connect(ctx context.Context) (*conn, []*Tool, []string, error) {
+	if verify := s.m.opts.Verify; verify != nil {
+		if err := verify(s.cfg); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	c := &conn{s: s, live: make(chan struct{}), done: make(chan struct{}), closed: make(chan struct{})}
 	client := sdk.NewClient(&sdk.Implementation{Name: "agenttui", Version: "1"}, &sdk.ClientOptions{
 		// No roots: the configuration, not this client, says what a server
