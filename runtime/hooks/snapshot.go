@@ -88,7 +88,7 @@ func Take(workspace string, c Config) *Snapshot {
 	canon, _ := json.Marshal(entries)
 	h.Write(canon)
 	for _, p := range files {
-		content, perm, ok := readScript(p)
+		content, perm, ok := cmdfiles.Read(p)
 		if !ok {
 			continue
 		}
@@ -137,7 +137,7 @@ func (s *Snapshot) check(ev Event, c Command) error {
 	}
 	for _, p := range files {
 		want := s.files[p]
-		content, perm, ok := readScript(p)
+		content, perm, ok := cmdfiles.Read(p)
 		switch {
 		case !ok && want == nil:
 		case !ok:

@@ -4,20 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/agenttui/agenttui/internal/ctrlchar"
 )
-
-// maxScript bounds the size of a script file Digest reads; a larger file
-// named by a command is not a hook script worth hashing.
-const maxScript = 1 << 20
 
 // Digest returns what a person trusts when they trust a workspace's hooks
 // c: the hex SHA-256 of c's commands (event, matcher, command, timeout and
@@ -35,27 +29,6 @@ const maxScript = 1 << 20
 // runs. Take gives the same digest with what is needed to check each
 // command again before it runs.
 func Digest(workspace string, c Config) string { return Take(workspace, c).Digest }
-
-// readScript returns the content of the regular file p, and its
-// permissions, when it has at most maxScript bytes. It opens without
-// blocking and checks the file it opened, so a FIFO put where a script was
-// cannot hold Digest up.
-func readScript(p string) ([]byte, fs.FileMode, bool) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, 0, false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxScript {
-		return nil, 0, false
-	}
-	content, err := io.ReadAll(io.LimitReader(f, maxScript+1))
-	if err != nil || len(content) > maxScript {
-		return nil, 0, false
-	}
-	return content, fi.Mode().Perm(), true
-}
 
 // TrustStore records which workspaces' hooks the person trusts, as a JSON
 // file such as $XDG_STATE_HOME/agenttui/trusted-hooks.json, mapping each

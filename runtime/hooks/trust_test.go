@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agenttui/agenttui/internal/cmdfiles"
 )
 
 // write writes content to the file p, making its folders.
@@ -72,10 +74,10 @@ func TestDigest(t *testing.T) {
 	// A script that escapes the workspace by "..", and one too large to be
 	// a script, are not read.
 	big := filepath.Join(ws, "big.sh")
-	write(t, big, strings.Repeat("x", maxScript+1))
+	write(t, big, strings.Repeat("x", cmdfiles.MaxScript+1))
 	c[Stop] = []Group{{Hooks: []Command{cmd("./big.sh ../" + filepath.Base(outside) + "/far.sh")}}}
 	d = Digest(ws, c)
-	write(t, big, strings.Repeat("y", maxScript+1))
+	write(t, big, strings.Repeat("y", cmdfiles.MaxScript+1))
 	write(t, far, "#!/bin/sh\nexit 4\n")
 	same("files not read changed", true)
 }
