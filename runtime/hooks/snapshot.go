@@ -201,6 +201,14 @@ func (t *Trust) Withdraw() {
 	t.snap, t.broken = nil, ""
 }
 
+// Files returns the files of the hooks trusted now (see Snapshot.Files):
+// none while nothing is trusted.
+func (t *Trust) Files() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.snap.Files()
+}
+
 // Broken returns why the trust broke since the last Grant, or "".
 func (t *Trust) Broken() string {
 	if t == nil {
