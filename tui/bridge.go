@@ -120,6 +120,12 @@ func (b *Bridge) Servers(s []Server) { b.push(serversMsg(slices.Clone(s))) }
 // it where it would say the model is replying.
 func (b *Bridge) Waiting(what string) { b.push(waitingMsg(what)) }
 
+// AskTrust asks the trust question again while the session runs, as when
+// a workspace's hook is found changed since the person trusted it: the
+// screen shows r in place of any question it shows, and the answer calls
+// r.Answer and opens nothing. It never blocks.
+func (b *Bridge) AskTrust(r *TrustRequest) { b.push(r) }
+
 // serversMsg is the latest report of the MCP servers.
 type serversMsg []Server
 

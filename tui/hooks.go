@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"time"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agenttui/agenttui/runtime"
@@ -9,27 +11,42 @@ import (
 	"github.com/agenttui/agenttui/tui/trust"
 )
 
-// TrustRequest asks the person, before the session opens, whether to run the
-// hook commands a workspace's own configuration defines.
+// TrustRequest asks the person whether to run the hook commands and MCP
+// servers a workspace's own configuration defines: before the session
+// opens (Options.Trust), or while it runs, when a hook is found changed
+// since it was trusted (Bridge.AskTrust).
 type TrustRequest struct {
 	// Question is what the trust screen shows.
 	Question trust.Question
-	// Answer is called once with the person's answer, before Options.Open;
-	// what it returns is said in the transcript.
+	// Answer is called once with the person's answer (before Options.Open,
+	// for Options.Trust); what it returns is said in the transcript.
 	Answer func(trusted bool) string
 }
 
-// askTrust shows the trust screen when the workspace's hooks wait for the
-// person: nothing opens, so no hook and no server runs, until it is
+// askTrust shows the trust screen when the workspace's commands wait for
+// the person: nothing opens, so no hook and no server runs, until it is
 // answered.
 func (m *Model) askTrust() {
 	if t := m.opts.Trust; t != nil {
-		m.trust = trust.New(m.keys.Trust, m.styles, m.now)
-		if m.opts.Grace != 0 {
-			m.trust.Grace = max(m.opts.Grace, 0)
-		}
-		m.trust.Show(t.Question)
+		m.showTrust(t)
 	}
+}
+
+// showTrust opens the trust screen on r, in place of a question it shows.
+func (m *Model) showTrust(r *TrustRequest) {
+	m.trust = trust.New(m.keys.Trust, m.styles, m.now)
+	if m.opts.Grace != 0 {
+		m.trust.Grace = max(m.opts.Grace, 0)
+	}
+	m.trust.Show(r.Question)
+	m.trustAsked = r
+}
+
+// trustAgain shows the question a running session asks again, and draws
+// the screen again once its keys answer.
+func (m *Model) trustAgain(r *TrustRequest) tea.Cmd {
+	m.showTrust(r)
+	return m.tick(m.trust.Grace, func(time.Time) tea.Msg { return trustArmed{} })
 }
 
 // trustArmed says the trust screen's grace period is over: drawing the
@@ -37,15 +54,21 @@ func (m *Model) askTrust() {
 type trustArmed struct{}
 
 // trustKey passes a key to the trust screen and, once the person answered,
-// says what the answer means and opens the session.
+// says what the answer means and, for the question asked before the
+// session opened, opens it.
 func (m *Model) trustKey(msg tea.KeyMsg) tea.Cmd {
 	act := m.trust.Update(msg)
 	if !act.Answered {
 		return nil
 	}
-	said := m.opts.Trust.Answer(act.Trust)
+	r := m.trustAsked
+	m.trustAsked = nil
+	said := r.Answer(act.Trust)
 	if said != "" {
 		m.transcript.Add(transcript.Note{Text: text.Clean(said), Warn: !act.Trust})
+	}
+	if r != m.opts.Trust {
+		return nil
 	}
 	return m.openCmd()
 }

@@ -108,9 +108,11 @@ type Model struct {
 	// it anew when the workspace moves under it.
 	rewind        rewind.Picker
 	restoreScreen restore.Screen
-	// trust asks whether to run the workspace's own hooks, before anything
-	// opens.
+	// trust asks whether to run the workspace's own hooks and servers,
+	// before anything opens, or again when a hook changed; trustAsked is
+	// the request it shows.
 	trust          trust.Screen
+	trustAsked     *TrustRequest
 	pendingRestore *runtime.Restore
 	replanRestore  func(ctx context.Context) (*runtime.Restore, error)
 	servers        serverLine

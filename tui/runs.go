@@ -213,6 +213,8 @@ func (m *Model) apply(item any) tea.Cmd {
 		return m.open(ev)
 	case serversMsg:
 		m.servers.set(ev)
+	case *TrustRequest:
+		return m.trustAgain(ev)
 	case waitingMsg:
 		m.waiting = text.CleanLine(string(ev))
 		if m.waiting != "" && m.transcript.Live() == nil {

@@ -1,12 +1,15 @@
 // Package trust is the workspace trust screen: the question the console
-// asks before it runs, for the first time, the hook commands a workspace's
-// own configuration defines (or runs them again after they changed).
+// asks before it runs, for the first time, the hook commands and MCP
+// servers a workspace's own configuration defines (or runs them again
+// after they changed, which may be asked in the middle of a session, when a
+// hook is found changed before it runs).
 //
 // A workspace's agenttui.json can name commands that agenttui would run on
-// the person's machine around every tool call. Whoever wrote the workspace
-// wrote those commands, so opening a folder must not be enough to run them:
-// the screen lists exactly what the workspace defines and the person trusts
-// it or not. Declining runs none of them in this console; the session still
+// the person's machine around every tool call, and its .mcp.json programs
+// that would run as MCP servers. Whoever wrote the workspace wrote those
+// commands, so opening a folder must not be enough to run them: the screen
+// lists exactly what the workspace defines and the person trusts it or
+// not. Declining runs none of them in this console; the session still
 // works without them.
 //
 // Answering is guarded as the restore screen and the grant chooser guard
@@ -14,7 +17,8 @@
 // no key answers for a short grace period after the screen opens, so keys
 // typed for a goal before the question appeared cannot answer it. The
 // screen records nothing itself: Update returns the answer, and the console
-// records the decision and starts, or does not start, the hooks.
+// records the decision and starts, or does not start, the hooks and the
+// servers.
 package trust
 
 import (
@@ -37,30 +41,47 @@ const DefaultGrace = 500 * time.Millisecond
 // The screen's fixed words. They are plain so that the person can tell at
 // a glance what runs, where, and what either answer does.
 const (
-	title     = "This workspace defines hooks"
-	changed   = "They changed since you trusted them."
-	asks      = "asks agenttui to run these commands on your machine:"
-	sentence1 = "Hooks see every call and can allow, block or rewrite it."
-	sentence2 = "Your own hooks (from ~/.config/agenttui) run either way."
-	sentence3 = "If you do not trust them, none of them run; the session works without them."
+	title        = "This workspace defines hooks"
+	titleServers = "This workspace defines MCP servers"
+	titleBoth    = "This workspace defines hooks and MCP servers"
+	changed      = "They changed since you trusted them."
+	hooksOnly    = "You trusted its hooks before; its MCP servers were not part of that."
+	asks         = "asks agenttui to run these commands on your machine:"
+	asksServers  = "asks agenttui to start these MCP servers on your machine:"
+	askBoth      = "ask agenttui to run these on your machine:"
+	sentence1    = "Hooks see every call and can allow, block or rewrite it."
+	servers1     = "MCP servers run as programs on your machine, outside the sandbox."
+	both1        = "Hooks see every call and can allow, block or rewrite it; MCP servers run as programs outside the sandbox."
+	sentence2    = "Your own hooks (from ~/.config/agenttui) run either way."
+	servers2     = "Your own hooks (~/.config/agenttui) and servers (--mcp-config) run either way."
+	sentence3    = "If you do not trust them, none of them run; the session works without them."
 )
 
-// Question is what the screen asks about: the hook commands one workspace
-// defines.
+// Question is what the screen asks about: the hook commands and MCP
+// servers one workspace defines.
 type Question struct {
 	// Workspace is the folder whose configuration defines the hooks
 	// (untrusted: the screen cleans it before drawing).
 	Workspace string
-	// File is the configuration file that defines them, such as
+	// File is the configuration file that defines the hooks, such as
 	// /w/agenttui.json (untrusted).
 	File string
 	// Lines describe the hook commands, one line each, such as
 	// "PreToolUse run_shell|Bash: ./hooks/check.sh (30 s)" (untrusted).
 	Lines []string
+	// ServersFile is the file that defines the MCP servers, such as
+	// /w/.mcp.json, and Servers describe them, one line each, such as
+	// "MCP server fs: npx -y server-filesystem ." (untrusted).
+	ServersFile string
+	Servers     []string
 	// Changed says the person trusted an earlier version of these hooks,
 	// so the screen says that they changed: the question is asked again
 	// because what would run is no longer what was trusted.
 	Changed bool
+	// HooksOnly says what the person trusted before was the hooks alone,
+	// before the workspace's MCP servers needed trust, so the screen says
+	// that rather than that they changed.
+	HooksOnly bool
 }
 
 // Action is what a key on the screen asks of the console. The zero Action
@@ -91,9 +112,11 @@ type Screen struct {
 
 	open      bool
 	workspace string   // clean
-	file      string   // clean, relative to the workspace when inside it
-	lines     []string // clean
-	changed   bool
+	files     []string // clean, relative to the workspace when inside it
+	lines     []string // clean: the hooks, then the servers
+	hooks     bool     // some lines are hooks
+	servers   bool     // some lines are servers
+	changed   string   // what the screen says changed, or ""
 	opened    time.Time
 	note      string // what the last key said, until the next one
 	// view sits behind a pointer because the console draws from a copy of
@@ -121,17 +144,37 @@ func New(keys KeyMap, styles *text.Styles, now func() time.Time) Screen {
 // Show opens the screen on q; the grace period starts now. The question's
 // text is cleaned once here, so that no draw can forget to.
 func (s *Screen) Show(q Question) {
-	ws, file := text.CleanLine(q.Workspace), text.CleanLine(q.File)
-	if rel := text.Relative(ws, file); rel != file && rel != "." {
-		// The workspace is on the line above: its name need not be
-		// read twice, and the file's own name then fits a narrow line.
-		file = rel
+	ws := text.CleanLine(q.Workspace)
+	var files, lines []string
+	add := func(file string, more []string) {
+		file = text.CleanLine(file)
+		if rel := text.Relative(ws, file); rel != file && rel != "." {
+			// The workspace is on the line above: its name need not be
+			// read twice, and the file's own name then fits a narrow
+			// line.
+			file = rel
+		}
+		files = append(files, file)
+		for _, l := range more {
+			lines = append(lines, text.CleanLine(l))
+		}
 	}
-	lines := make([]string, len(q.Lines))
-	for i, l := range q.Lines {
-		lines[i] = text.CleanLine(l)
+	if len(q.Lines) > 0 || len(q.Servers) == 0 {
+		add(q.File, q.Lines)
 	}
-	s.open, s.workspace, s.file, s.lines, s.changed = true, ws, file, lines, q.Changed
+	if len(q.Servers) > 0 {
+		add(q.ServersFile, q.Servers)
+	}
+	s.open, s.workspace, s.files, s.lines = true, ws, files, lines
+	s.hooks, s.servers = len(q.Lines) > 0 || len(q.Servers) == 0, len(q.Servers) > 0
+	switch {
+	case q.HooksOnly:
+		s.changed = hooksOnly
+	case q.Changed:
+		s.changed = changed
+	default:
+		s.changed = ""
+	}
 	s.opened, s.note = s.now(), ""
 	s.view = &viewState{}
 }
@@ -139,7 +182,7 @@ func (s *Screen) Show(q Question) {
 // Hide closes the screen without an answer, as when the console stops
 // waiting for one; the console then runs none of the workspace's hooks.
 func (s *Screen) Hide() {
-	s.open, s.workspace, s.file, s.lines, s.changed, s.note = false, "", "", nil, false, ""
+	s.open, s.workspace, s.files, s.lines, s.hooks, s.servers, s.changed, s.note = false, "", nil, nil, false, false, "", ""
 	s.view = &viewState{}
 }
 
@@ -192,7 +235,26 @@ func (s *Screen) say(note string) Action {
 
 // which names the keys that answer, as the notes say them.
 func (s *Screen) which() string {
-	return "press " + s.Keys.Trust.Help().Key + " to trust and run these hooks, or " + s.Keys.Decline.Help().Key + " not to run them"
+	what := "these hooks"
+	switch {
+	case s.hooks && s.servers:
+		what = "these hooks and servers"
+	case s.servers:
+		what = "these servers"
+	}
+	return "press " + s.Keys.Trust.Help().Key + " to trust and run " + what + ", or " + s.Keys.Decline.Help().Key + " not to run them"
+}
+
+// words returns the screen's title and its three sentences for what the
+// workspace defines.
+func (s *Screen) words() (string, [3]string) {
+	switch {
+	case s.hooks && s.servers:
+		return titleBoth, [3]string{both1, servers2, sentence3}
+	case s.servers:
+		return titleServers, [3]string{servers1, servers2, sentence3}
+	}
+	return title, [3]string{sentence1, sentence2, sentence3}
 }
 
 // step is how far a scrolling key moves the list: a page for pgup and
@@ -251,11 +313,12 @@ func (s Screen) View(width, height int) string {
 	ws := []string{s.workspaceLine(width)}
 	intro := s.intro(width)
 	var chg []string
-	if s.changed {
-		chg = []string{st.Warn.Render(text.Cut(changed, width))}
+	if s.changed != "" {
+		chg = []string{st.Warn.Render(text.Cut(s.changed, width))}
 	}
+	heading, sentences := s.words()
 	var expl [3][]string
-	for i, sentence := range []string{sentence1, sentence2, sentence3} {
+	for i, sentence := range sentences {
 		for _, l := range wrapWords(strings.Fields(sentence), width) {
 			expl[i] = append(expl[i], st.Dim.Render(l))
 		}
@@ -302,7 +365,7 @@ func (s Screen) View(width, height int) string {
 	rows := min(listMin+max(0, body-used), max(n, 1))
 	list := s.list(width, rows)
 
-	lines := []string{st.Title.Render(text.Cut(title, width))}
+	lines := []string{st.Title.Render(text.Cut(heading, width))}
 	if gapTop {
 		lines = append(lines, "")
 	}
@@ -350,11 +413,27 @@ func (s Screen) workspaceLine(width int) string {
 // intro says which file asks for the commands, wrapped at spaces; the file
 // stays whole on its line, or loses its start on a very narrow screen.
 func (s Screen) intro(width int) []string {
-	file := s.file
-	if file == "" {
-		file = "The workspace's configuration"
+	var words []string
+	for i, f := range s.files {
+		if f == "" {
+			f = "The workspace's configuration"
+		}
+		if i > 0 {
+			words = append(words, "and")
+		}
+		words = append(words, cutFront(f, width))
 	}
-	return wrapWords(append([]string{cutFront(file, width)}, strings.Fields(asks)...), width)
+	if len(words) == 0 {
+		words = []string{"The workspace's configuration"}
+	}
+	say := asks
+	switch {
+	case len(s.files) > 1:
+		say = askBoth
+	case s.servers:
+		say = asksServers
+	}
+	return wrapWords(append(words, strings.Fields(say)...), width)
 }
 
 // list draws the commands in rows lines from where the person scrolled,
