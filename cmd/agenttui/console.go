@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -21,6 +19,7 @@ import (
 	"github.com/agenttui/agenttui/internal/session"
 	"github.com/agenttui/agenttui/internal/traces"
 	"github.com/agenttui/agenttui/internal/usercommands"
+	"github.com/agenttui/agenttui/internal/workspacetrust"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/journal"
 	"github.com/agenttui/agenttui/runtime/mcp"
@@ -124,14 +123,14 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		so.Wrap = func(t tool.Tool) tool.Tool { return pace(t, p) }
 	}
 	so.Unjournaled, so.Show, so.Servers, so.Waiting = c.unjournaled, c.bridge.Sink, c.showServers, c.bridge.Waiting
-	hp, err := launch.PlanHooks(&o.Settings, c.demo)
+	wt, err := o.WorkspaceTrust(&so, c.demo)
 	if err != nil {
 		return 2, err
 	}
-	so.Hooks = hp.Run
 	if c.host, err = session.New(so); err != nil {
 		return 2, err
 	}
+	o.ProtectTrusted(wt)
 	// A history that cannot be kept is said on screen, and kept for this
 	// console only.
 	hist, histErr := history.OpenWorkspace(o.Workspace, redact.FromEnv())
@@ -168,8 +167,13 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	if histErr != nil {
 		c.notices = append(c.notices, runtime.Notice{Level: "warning", Text: histErr.Error()})
 	}
-	if !hp.Waiting.Empty() {
-		opts.Trust = c.trustRequest(hp)
+	if wt != nil {
+		if wt.Pending() {
+			opts.Trust = c.trustRequest(wt.Ask(), true)
+		}
+		// A hook found changed since it was trusted asks again, over the
+		// running session.
+		wt.OnBreak(func(string) { c.bridge.AskTrust(c.trustRequest(wt.Ask(), false)) })
 	}
 	if !c.demo {
 		// The person's command files: a few folder reads, and a bad file
@@ -338,27 +342,29 @@ func (c *console) run(ctx context.Context, input string) runtime.GoalOutcome {
 	return out
 }
 
-// trustRequest asks the person whether to run the workspace's own hooks;
+// trustRequest asks the person whether to run the workspace's own hooks
+// and MCP servers, before the session opens (first) or again while it runs;
 // the answer runs them from now on (and remembers it) or leaves them out of
 // this console.
-func (c *console) trustRequest(hp launch.HookPlan) *tui.TrustRequest {
+func (c *console) trustRequest(q *workspacetrust.Question, first bool) *tui.TrustRequest {
 	return &tui.TrustRequest{
-		Question: trust.Question{Workspace: c.o.Workspace, File: hp.File, Lines: hp.Waiting.Describe(), Changed: hp.Changed},
+		Question: trust.Question{Workspace: c.o.Workspace, File: q.HooksFile, Lines: q.Hooks, ServersFile: q.ServersFile,
+			Servers: q.Servers, Changed: q.Changed, HooksOnly: q.HooksOnly},
 		Answer: func(trusted bool) string {
-			file := hp.File
-			if rel, err := filepath.Rel(c.o.Workspace, file); err == nil && !strings.HasPrefix(rel, "..") {
-				file = rel
+			what := q.Subject(c.o.Workspace)
+			switch {
+			case !trusted && first:
+				q.Decline()
+				return what + " do not run in this console; you are asked again next time"
+			case !trusted:
+				q.Decline()
+				return what + " no longer run in this console (servers already started keep running until you quit); " +
+					"you are asked again next time"
 			}
-			if !trusted {
-				return fmt.Sprintf("the hooks of %s do not run in this console; you are asked again next time", file)
+			if err := q.Grant(); err != nil {
+				return fmt.Sprintf("%s run in this console, but the trust could not be kept (%v), so you are asked again next time", what, err)
 			}
-			all, err := hp.Trust()
-			c.host.SetHooks(all)
-			if err != nil {
-				return fmt.Sprintf("the hooks of %s run in this console, but the trust could not be kept (%v), so you are asked again next time",
-					file, err)
-			}
-			return fmt.Sprintf("the hooks of %s run from now on, in every session here, until they change", file)
+			return what + " run from now on, in every session here, until they change"
 		},
 	}
 }

@@ -57,7 +57,7 @@ type Headless struct {
 // Open brings a session up the way agenttui run does: it chooses the model,
 // unpacks a scenario's workspace (a fresh session only), builds the session
 // with the settings' policy, rules, sandbox and trusted hooks, starts its
-// MCP servers and waits for them (so the first reply can use every tool),
+// MCP servers (the workspace's own only once trusted) and waits for them (so the first reply can use every tool),
 // and begins its journal or adopts the loaded one. It does not run the
 // goal. s becomes the session's own: Close closes its sandbox.
 func Open(ctx context.Context, s *Settings, o HeadlessOptions) (_ *Headless, err error) {
@@ -101,14 +101,14 @@ func Open(ctx context.Context, s *Settings, o HeadlessOptions) (_ *Headless, err
 		return nil, err
 	}
 	so.Unjournaled, so.Show = unjournaled, o.Show
-	hp, err := PlanHooks(s, demo)
+	wt, err := s.WorkspaceTrust(&so, demo)
 	if err != nil {
 		return nil, err
 	}
-	so.Hooks = hp.Run
 	if hl.Host, err = session.New(so); err != nil {
 		return nil, err
 	}
+	s.ProtectTrusted(wt)
 	// MCP servers start first, so a bad configuration stops here before
 	// anything else happens.
 	if err := hl.Host.Start(o.Replay); err != nil {
@@ -117,10 +117,10 @@ func Open(ctx context.Context, s *Settings, o HeadlessOptions) (_ *Headless, err
 	if o.Started != nil {
 		o.Started(hl.Host)
 	}
-	if !hp.Waiting.Empty() {
+	if wt != nil && wt.Pending() {
 		// Nobody can be asked here, so the workspace's own hooks do not
-		// run; the person's own do.
-		hl.Host.Say(hp.UntrustedNotice())
+		// run and its servers do not start; the person's own do.
+		hl.Host.Say(wt.UntrustedNotice())
 	}
 	if hl.pg != nil && hl.pg.Temp && !demo {
 		hl.Host.Say(runtime.Notice{Level: "info", Text: hl.pg.Note()})

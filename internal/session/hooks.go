@@ -13,6 +13,7 @@ func (h *Host) newHookRunner(c hooks.Config) *hooks.Runner {
 	o := h.opts
 	return &hooks.Runner{
 		Config: c,
+		Trust:  o.HookTrust,
 		Dir:    o.Workspace,
 		Mode:   func() string { return string(o.Policy.Mode()) },
 		Transcript: func(id string) string {
@@ -30,8 +31,9 @@ func (h *Host) newHookRunner(c hooks.Config) *hooks.Runner {
 	}
 }
 
-// SetHooks replaces the hook commands the session runs, such as once the
-// person trusts the workspace's own. Call it only while no run goes on.
+// SetHooks replaces the hook commands the session runs. Call it only while
+// no run goes on; the workspace's own run as Options.HookTrust allows,
+// which may change at any time.
 func (h *Host) SetHooks(c hooks.Config) {
 	if c.Empty() {
 		h.agent.HookCommands = nil

@@ -52,7 +52,7 @@ func (h *Host) Start(rp *journal.Replay) error {
 	}
 	servers := newMCPCatalog(h.tools)
 	servers.watch = h.reportServers
-	if err := servers.start(context.Background(), h.opts.Workspace, h.opts.MCPConfig); err != nil {
+	if err := servers.start(context.Background(), h.opts.Workspace, h.opts.MCPConfig, h.opts.WorkspaceMCP); err != nil {
 		return err
 	}
 	h.servers.Store(servers)

@@ -11,8 +11,9 @@ import (
 )
 
 // startMCP starts the MCP servers of configPath (--mcp-config) when it is
-// given, else of <workspace>/.mcp.json when that exists; with neither it
-// returns a nil manager and no error. An unreadable or invalid
+// given, else the workspace's own that own gives (none until the person
+// trusts them, each verified before it starts and restarts); with neither
+// it returns a nil manager and no error. An unreadable or invalid
 // configuration is an *Error, one line naming the file, the server and the
 // problem, and nothing is started.
 //
@@ -20,25 +21,27 @@ import (
 // hears about those that fail, and onChange (which may be nil) is called
 // whenever the servers' tools change, from the manager's goroutines. When
 // ctx ends the servers are shut down as by Close.
-func startMCP(ctx context.Context, workspace, configPath string, notice func(runtime.Notice), onChange func()) (*mcp.Manager, error) {
-	path := configPath
-	if path == "" {
-		found, err := mcp.FindConfig(workspace)
-		if err != nil {
-			return nil, &Error{Err: err}
+func startMCP(ctx context.Context, workspace, configPath string, own WorkspaceServers, notice func(runtime.Notice), onChange func()) (*mcp.Manager, error) {
+	opts := mcp.Options{Dir: workspace, Notice: notice, OnChange: onChange}
+	var cfg *mcp.Config
+	var err error
+	switch {
+	case configPath != "":
+		if abs, err := filepath.Abs(configPath); err == nil {
+			configPath = abs
 		}
-		if found == "" {
-			return nil, nil
-		}
-		path = found
-	} else if abs, err := filepath.Abs(path); err == nil {
-		path = abs
+		cfg, err = mcp.LoadConfig(configPath)
+	case own != nil:
+		cfg, err = own.Servers()
+		opts.Verify = own.Verify
 	}
-	cfg, err := mcp.LoadConfig(path)
 	if err != nil {
 		return nil, &Error{Err: err}
 	}
-	m := mcp.Start(cfg, mcp.Options{Dir: workspace, Notice: notice, OnChange: onChange})
+	if cfg == nil {
+		return nil, nil
+	}
+	m := mcp.Start(cfg, opts)
 	context.AfterFunc(ctx, func() { m.Close() })
 	return m, nil
 }
@@ -77,8 +80,8 @@ func newMCPCatalog(base []tool.Tool) *mcpCatalog {
 
 // start starts the MCP servers as startMCP does; with no configuration it
 // does nothing.
-func (c *mcpCatalog) start(ctx context.Context, workspace, configPath string) error {
-	m, err := startMCP(ctx, workspace, configPath, c.notice, c.changed)
+func (c *mcpCatalog) start(ctx context.Context, workspace, configPath string, own WorkspaceServers) error {
+	m, err := startMCP(ctx, workspace, configPath, own, c.notice, c.changed)
 	if err != nil {
 		return err
 	}

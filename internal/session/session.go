@@ -69,9 +69,13 @@ type Options struct {
 	// Wrap, when not nil, wraps each workspace tool (the console's demo
 	// paces them, so a person can watch calls run).
 	Wrap func(tool.Tool) tool.Tool
-	// MCPConfig is the MCP configuration file named on the command line;
-	// empty means the workspace's .mcp.json, if there is one.
+	// MCPConfig is the MCP configuration file named on the command line,
+	// the person's own, whose servers start as it says.
 	MCPConfig string
+	// WorkspaceMCP, when MCPConfig is empty, are the workspace's own MCP
+	// servers, which start only once the person trusts them; nil starts
+	// none.
+	WorkspaceMCP WorkspaceServers
 	// Traces are the trace settings; zero means no traces.
 	Traces traces.Settings
 	// Unjournaled says the workspace is temporary (the demo, a scenario
@@ -88,8 +92,21 @@ type Options struct {
 	// turn, and "" once it waits no more.
 	Waiting func(what string)
 	// Hooks are the hook commands the session runs: the person's own, and
-	// the workspace's once trusted (SetHooks changes them later).
+	// the workspace's, which run as HookTrust allows.
 	Hooks hooks.Config
+	// HookTrust is the person's trust in the workspace's own hooks (see
+	// hooks.Runner.Trust); nil runs none of them.
+	HookTrust *hooks.Trust
+}
+
+// WorkspaceServers are a workspace's own MCP servers, which start only
+// once the person trusts them. *workspacetrust.Workspace is one.
+type WorkspaceServers interface {
+	// Servers returns the servers to start now; nil while untrusted.
+	Servers() (*mcp.Config, error)
+	// Verify reports why a server may not start now, before each start
+	// and restart.
+	Verify(mcp.ServerConfig) error
 }
 
 // Host is one session's life in a process: the agent, the session it runs,

@@ -1,6 +1,9 @@
 package workspacetrust
 
 import (
+	"path/filepath"
+	"strings"
+
 	"github.com/agenttui/agenttui/runtime/hooks"
 )
 
@@ -62,4 +65,27 @@ func (q *Question) Decline() {
 	w.trusted, w.pending = nil, false
 	w.mu.Unlock()
 	w.applyProtection()
+}
+
+// Subject names what the question is about, for saying what the answer
+// did: "the hooks of agenttui.json", "the MCP servers of .mcp.json", or
+// both joined by "and"; a file inside workspace is named from it.
+func (q *Question) Subject(workspace string) string {
+	name := func(file string) string {
+		if rel, err := filepath.Rel(workspace, file); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+		return file
+	}
+	var parts []string
+	if len(q.Hooks) > 0 {
+		parts = append(parts, "the hooks of "+name(q.HooksFile))
+	}
+	if len(q.Servers) > 0 {
+		parts = append(parts, "the MCP servers of "+name(q.ServersFile))
+	}
+	if len(parts) == 0 {
+		return "the workspace's commands"
+	}
+	return strings.Join(parts, " and ")
 }
