@@ -258,6 +258,7 @@ func (t *Trust) check(ev Event, c Command) error {
 		return nil
 	}
 	why := fmt.Sprintf("the hook %s: %v", visible(c.Command), err)
+	err = fmt.Errorf("%w; none of this workspace's hooks runs until they are trusted again", err)
 	t.mu.Lock()
 	first := t.snap == snap && t.broken == ""
 	if first {
