@@ -253,6 +253,7 @@ func TestConsoleWithMCPServers(t *testing.T) {
 		"good": {"command": `+strconv.Quote(server)+`},
 		"broken": {"command": "/nonexistent/agenttui-no-such-mcp-server"}
 	}}`)
+	trustWorkspace(t, ws)
 	sc := writeScenario(t, `{"name": "mcp", "steps": [
 		{"calls": [{"name": "good__echo", "args": {"text": "hello from mcp"}}, {"name": "good__pid"}]},
 		{"expect": ["hello from mcp"], "calls": [{"name": "finish", "args": {"summary": "used the MCP tool"}}]}]}`)

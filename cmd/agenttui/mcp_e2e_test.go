@@ -52,6 +52,7 @@ func TestHeadlessWithMCPServers(t *testing.T) {
 		"good": {"command": `+strconv.Quote(server)+`},
 		"broken": {"command": "/nonexistent/agenttui-no-such-mcp-server", "args": ["--serve"]}
 	}}`)
+	trustWorkspace(t, ws)
 	sc := filepath.Join(t.TempDir(), "mcp.json")
 	writeFile(t, sc, `{"name": "mcp", "steps": [
 		{"calls": [{"name": "good__echo", "args": {"text": "hello from mcp"}}, {"name": "good__pid"}]},
@@ -155,6 +156,7 @@ func TestResumeNoticesChangedMCPTools(t *testing.T) {
 		t.Helper()
 		ws := workspaceWithNotes(t)
 		writeFile(t, filepath.Join(ws, ".mcp.json"), withServer)
+		trustWorkspace(t, ws)
 		r := runBinary(t, ws, "", "run", "--scenario", sc, "--json", "--mode", "auto", "echo then ask")
 		if r.code != 3 {
 			t.Fatalf("first run: exit %d, want 3 (refused); stderr:\n%s\nstdout:\n%s", r.code, r.stderr, r.stdout)
@@ -187,6 +189,7 @@ func TestToolResultsAreBounded(t *testing.T) {
 	ws := workspaceWithNotes(t)
 	writeFile(t, filepath.Join(ws, ".mcp.json"), `{"mcpServers": {"t": {"command": `+strconv.Quote(server)+`}}}`)
 	writeFile(t, filepath.Join(ws, "agenttui.json"), `{"max_tool_result_bytes": 65536}`)
+	trustWorkspace(t, ws)
 	sc := filepath.Join(t.TempDir(), "big.json")
 	writeFile(t, sc, `{"name": "big", "steps": [
 		{"calls": [{"name": "t__big", "args": {"bytes": 1048576}}, {"name": "t__big", "args": {"bytes": 9437184}},
