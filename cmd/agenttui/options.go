@@ -108,7 +108,7 @@ func parseOptions(command string, args []string, headless bool, help io.Writer) 
 	fs.StringVar(&o.ConfigPath, "config", "", "read the configuration from FILE (default: agenttui.json in the workspace, else $XDG_CONFIG_HOME/agenttui/config.json)")
 	fs.Var((*stringList)(&o.Allow), "allow", "allow calls matching RULE without asking, e.g. 'write_file(path=docs/**)' (repeatable)")
 	fs.Var((*stringList)(&o.Deny), "deny", "skip calls matching RULE, e.g. 'run_shell(command=rm *)' (repeatable)")
-	fs.StringVar(&o.MCPConfig, "mcp-config", "", "read MCP servers from FILE (default: .mcp.json in the workspace)")
+	fs.StringVar(&o.MCPConfig, "mcp-config", "", "read MCP servers from FILE (default: .mcp.json in the workspace, once trusted)")
 	fs.StringVar(&o.resume, "resume", "", "resume the session ID (see agenttui sessions)")
 	fs.BoolVar(&o.cont, "continue", false, "resume the most recent session of this workspace")
 	o.speed = 1
