@@ -92,13 +92,18 @@ func (f *finder) simple(words []string, dir string, depth int) string {
 	}
 	name := filepath.Base(words[prog])
 	args := words[prog+1:]
-	f.addNamed(words[prog], dir)
-	switch {
-	case name == "cd":
+	if name == "cd" {
 		if len(args) == 1 && !strings.HasPrefix(args[0], "-") {
 			return f.resolve(args[0], dir)
 		}
 		return dir
+	}
+	// The words in their order first, so that the files they name come
+	// in the order the command names them; then what only the program's
+	// way of reading its arguments finds (a script that is not there yet).
+	f.addNamed(words[prog], dir)
+	f.addExisting(args, dir)
+	switch {
 	case name == "source" || name == ".":
 		if len(args) > 0 {
 			f.add(f.resolve(args[0], dir))
@@ -108,18 +113,17 @@ func (f *finder) simple(words []string, dir string, depth int) string {
 			if depth < maxDepth {
 				f.shell(script, dir, depth+1)
 			}
-		} else if op := operand(args); op != "" {
+		} else if op := operand(name, args); op != "" {
 			f.add(f.resolve(op, dir))
 		}
 	case isInterpreter(name):
-		if op := operand(args); op != "" {
+		if op := operand(name, args); op != "" {
 			f.add(f.resolve(op, dir))
 		}
 	case isMake(name):
 		f.makefiles(args, dir)
 	}
 	f.fileOptions(args, dir)
-	f.addExisting(args, dir)
 	return dir
 }
 
@@ -220,11 +224,20 @@ func shellScript(args []string) (string, bool) {
 	return "", false
 }
 
-// operand returns the first word of args that is not an option: the
-// script an interpreter runs. "deno run x" and "bun run x" name theirs
-// after the subcommand.
-func operand(args []string) string {
-	for i, a := range args {
+// operand returns the script the program name runs from args: the first
+// word that is neither an option nor an option's value; "" when an option
+// gives the code itself (python -c, node -e) or a module (python -m).
+// "deno run x" and "bun run x" name theirs after the subcommand.
+func operand(name string, args []string) string {
+	kind := name
+	if strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy") {
+		kind = "python"
+	} else if isShell(name) {
+		kind = "sh"
+	}
+	valued, code := optionsOf[kind].valued, optionsOf[kind].code
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		switch {
 		case a == "--":
 			if i+1 < len(args) {
@@ -232,16 +245,34 @@ func operand(args []string) string {
 			}
 			return ""
 		case a == "run" && i == 0:
-			continue
-		case a == "-m" || a == "-c" || a == "-e" || a == "--eval" || a == "-p" || a == "--print":
-			// Code or a module, not a file.
+		case slices.Contains(code, a):
 			return ""
-		case strings.HasPrefix(a, "-"):
-			continue
+		case slices.Contains(valued, a):
+			i++
+		case strings.HasPrefix(a, "-") || kind == "sh" && strings.HasPrefix(a, "+"):
+		default:
+			return a
 		}
-		return a
 	}
 	return ""
+}
+
+// optionsOf are, for the programs whose options matter, those that take
+// the next word as their value, and those that give the code to run (or a
+// module) in place of a script.
+var optionsOf = map[string]struct{ valued, code []string }{
+	"sh":     {valued: []string{"-o", "+o", "-O", "+O"}, code: []string{"-s"}},
+	"python": {valued: []string{"-W", "-X", "--check-hash-based-pycs"}, code: []string{"-c", "-m"}},
+	"node":   {valued: []string{"-r", "--require", "--import", "--loader", "--env-file", "-C", "--conditions"}, code: []string{"-e", "--eval", "-p", "--print"}},
+	"nodejs": {valued: []string{"-r", "--require", "--import", "--loader"}, code: []string{"-e", "--eval", "-p", "--print"}},
+	"deno":   {code: []string{"eval"}},
+	"bun":    {valued: []string{"-r", "--preload"}, code: []string{"-e", "--eval", "-p", "--print"}},
+	"ruby":   {valued: []string{"-r", "-I", "-E", "-C"}, code: []string{"-e"}},
+	"perl":   {valued: []string{"-I", "-M", "-m"}, code: []string{"-e", "-E"}},
+	"php":    {valued: []string{"-d", "-c"}, code: []string{"-r"}},
+	"lua":    {valued: []string{"-l"}, code: []string{"-e"}},
+	"awk":    {valued: []string{"-v", "-F"}},
+	"gawk":   {valued: []string{"-v", "-F"}},
 }
 
 // makefiles adds the makefiles a make command reads: those -f names, else

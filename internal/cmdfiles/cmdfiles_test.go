@@ -54,6 +54,12 @@ func TestShell(t *testing.T) {
 		{"make -s lint", "Makefile"},
 		{"make -C sub lint", "sub/Makefile"},
 		{"python3 check.py", "check.py"},
+		// An option's value is not the script; the one after it is,
+		// even before it exists.
+		{"bash -e -o pipefail later.sh", "later.sh"},
+		{"python -W ignore -u later.py", "later.py"},
+		{"node -r ./hooks/inner.sh later.js", "hooks/inner.sh later.js"},
+		{"perl -e 'print 1' later.pl", ""},
 		{"node script.js", "script.js"},
 		{"FOO=1 env -i nice -n 5 python -u check.py", "check.py"},
 		{"source lib.sh && . ./lib.sh", "lib.sh"},
