@@ -51,7 +51,10 @@ func TestHooksAreNamedAsWhoseTheyAre(t *testing.T) {
 		var ran []string
 		var mu sync.Mutex
 		a := newAgent(t, script(t, steps...), nil, shellTool(&ran, &mu))
-		a.HookCommands = &hooks.Runner{Config: cfg, Dir: dir}
+		// The person trusted the workspace's hooks as they are.
+		trust := hooks.NewTrust(nil)
+		trust.Grant(hooks.Take(dir, cfg))
+		a.HookCommands = &hooks.Runner{Config: cfg, Dir: dir, Trust: trust}
 		s := NewSession("s")
 		if out := a.Run(context.Background(), s, "look around"); out.Status != StatusSucceeded {
 			t.Fatalf("outcome %+v", out)

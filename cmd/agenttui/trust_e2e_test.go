@@ -64,8 +64,8 @@ func TestHeadlessSkipsAnUntrustedWorkspacesMCPServers(t *testing.T) {
 	if started(marker) {
 		t.Fatal("an untrusted workspace's MCP server started")
 	}
-	if !noticeWith(events(t, res.stdout), ".mcp.json defines 1 MCP server that this workspace has not been trusted to run, so none of them runs; "+
-		"open the console here (agenttui) once to review and trust them") {
+	if !noticeWith(events(t, res.stdout), ".mcp.json defines 1 MCP server that this workspace has not been trusted to run, so it does not run; "+
+		"open the console here (agenttui) once to review and trust it") {
 		t.Errorf("no notice says the server does not start, and how to trust it: %s", res.stdout)
 	}
 

@@ -28,6 +28,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agenttui/agenttui/internal/plural"
 	"os"
 	"path/filepath"
 	"slices"
@@ -261,24 +262,24 @@ func (w *Workspace) applyProtection() {
 // UntrustedNotice says that the workspace's commands do not run, in a run
 // that cannot ask the person, and how to trust them.
 func (w *Workspace) UntrustedNotice() runtime.Notice {
-	var what []string
-	if n := len(w.own.Describe()); n > 0 {
-		what = append(what, fmt.Sprintf("%s defines %s", w.hooksFile, count(n, "hook command", "hook commands")))
-	}
-	if n := w.serverCount(); n > 0 {
-		what = append(what, fmt.Sprintf("%s defines %s", w.serversFile, count(n, "MCP server", "MCP servers")))
-	}
-	return runtime.Notice{Level: "warning", Text: strings.Join(what, " and ") +
-		" that this workspace has not been trusted to run, so none of them runs; open the console here (agenttui) once to " +
-		"review and trust them"}
+	return runtime.Notice{Level: "warning", Text: untrustedText(w.hooksFile, len(w.own.Describe()), w.serversFile, w.serverCount())}
 }
 
-// count writes n with the noun that fits it.
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
+// untrustedText words UntrustedNotice for hooks commands in hooksFile and
+// servers MCP servers in serversFile, its counts and nouns agreeing.
+func untrustedText(hooksFile string, hooks int, serversFile string, servers int) string {
+	var what []string
+	if hooks > 0 {
+		what = append(what, fmt.Sprintf("%s defines %s", hooksFile, plural.Of(hooks, "hook command")))
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	if servers > 0 {
+		what = append(what, fmt.Sprintf("%s defines %s", serversFile, plural.Of(servers, "MCP server")))
+	}
+	them := "none of them runs; open the console here (agenttui) once to review and trust them"
+	if hooks+servers == 1 {
+		them = "it does not run; open the console here (agenttui) once to review and trust it"
+	}
+	return strings.Join(what, " and ") + " that this workspace has not been trusted to run, so " + them
 }
 
 // serverFiles are the workspace files each of a configuration's servers

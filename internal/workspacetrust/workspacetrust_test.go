@@ -81,7 +81,7 @@ func TestServersWaitForTrust(t *testing.T) {
 		t.Error("Verify lets an untrusted server start")
 	}
 	if n := w.UntrustedNotice().Text; !strings.Contains(n, ".mcp.json defines 1 MCP server that this workspace has not been trusted to run") ||
-		!strings.Contains(n, "open the console here (agenttui) once to review and trust them") {
+		!strings.Contains(n, "so it does not run; open the console here (agenttui) once to review and trust it") {
 		t.Errorf("notice %q", n)
 	}
 	q := w.Ask()
