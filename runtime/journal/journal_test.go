@@ -158,7 +158,7 @@ func TestDamagedJournals(t *testing.T) {
 	}{
 		{"empty", "", "is empty: the session stopped before it began"},
 		{"truncated inside the header", lines[0][:30], "is truncated: its header line is incomplete"},
-		{"damaged in the middle", lines[0] + lines[1] + "{not json\n" + strings.Join(lines[2:], ""), "is damaged at line 3"},
+		{"damaged in the middle", lines[0] + lines[1] + "{not json\n" + strings.Join(lines[2:], ""), "is damaged (line 3: "},
 		{"other version", strings.Replace(lines[0], `"version":1`, `"version":7`, 1) + lines[1], "written in journal format version 7, and this agenttui reads version 1"},
 		{"not a journal", "hello\n", "not an agenttui journal header"},
 	}

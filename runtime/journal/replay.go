@@ -85,6 +85,10 @@ func parse(path string, data []byte) (*Replay, error) {
 			if err := rp.readHeader(line); err != nil {
 				return nil, fmt.Errorf("the journal %s: %w", path, err)
 			}
+			if !isSessionID(rp.Header.Session) {
+				return nil, &DamageError{Path: path, Line: 1, Problem: fmt.Sprintf("the header names the session %s, which is not a session id",
+					quoted(rp.Header.Session))}
+			}
 			offset += int64(len(raw))
 			continue
 		}
@@ -99,7 +103,10 @@ func parse(path string, data []byte) (*Replay, error) {
 				rp.Warnings = append(rp.Warnings, fmt.Sprintf("the last line of the journal (line %d) is damaged (%v); it was ignored", i+1, err))
 				break
 			}
-			return nil, fmt.Errorf("the journal %s is damaged at line %d (%v); it cannot be resumed safely", path, i+1, err)
+			return nil, &DamageError{Path: path, Line: i + 1, Problem: err.Error()}
+		}
+		if err := b.check(e); err != nil {
+			return nil, &DamageError{Path: path, Line: i + 1, Problem: err.Error()}
 		}
 		offset += int64(len(raw))
 		rp.Events = append(rp.Events, e)
@@ -237,14 +244,10 @@ func (b *builder) apply(e runtime.Event) {
 		b.pending = nil
 	case runtime.CallStarted:
 		b.last = ev.At.Time
-		if b.pending != nil && ev.Index < len(b.calls) {
-			b.calls[ev.Index].Started = true
-		}
+		// check made sure the call is one of the open reply's.
+		b.calls[ev.Index].Started = true
 	case runtime.CallFinished:
 		b.last = ev.At.Time
-		if b.pending == nil || ev.Index >= len(b.calls) {
-			return
-		}
 		c := b.pending.Calls[ev.Index]
 		b.calls[ev.Index].Finished = &runtime.FinishedCall{Outcome: ev.Full, Result: tool.Result{
 			CallID: c.ID, Name: c.Name, Content: ev.Result, IsError: ev.Outcome != "success"}}
