@@ -55,6 +55,17 @@ func FromJournal(rp *journal.Replay) *Result {
 	// turn and label: the person gave it from one of them.
 	released := map[grantKey][]int{}
 	var grantOrder []grantKey
+	// settleGrants records the grants given so far. It runs before each
+	// reply, since the turn numbers that key them come again once the
+	// conversation was rewound: a later reply of the same turn is another
+	// step, with other calls.
+	settleGrants := func() {
+		for _, k := range grantOrder {
+			ex.grant(k, released[k], stepOf, planned, policy)
+		}
+		clear(released)
+		grantOrder = grantOrder[:0]
+	}
 	input := ""
 	for _, e := range rp.Events {
 		switch ev := e.(type) {
@@ -74,6 +85,7 @@ func FromJournal(rp *journal.Replay) *Result {
 		case runtime.UsageReported:
 			replied[ev.Turn] = ev.At
 		case runtime.ReplyReceived:
+			settleGrants()
 			st := model.Step{Input: strings.TrimSpace(input), Text: ev.Text}
 			if st.Input != "" {
 				ex.inputs++
@@ -98,7 +110,7 @@ func FromJournal(rp *journal.Replay) *Result {
 			ex.Scenario.Steps = append(ex.Scenario.Steps, st)
 		case runtime.CallDecision:
 			step, ok := stepOf[ev.Turn]
-			if !ok || ev.Index >= len(ex.Scenario.Steps[step].Calls) {
+			if !ok || ev.Index < 0 || ev.Index >= len(ex.Scenario.Steps[step].Calls) {
 				continue
 			}
 			if label, ok := releasedBy(ev); ok {
@@ -119,9 +131,7 @@ func FromJournal(rp *journal.Replay) *Result {
 			}
 		}
 	}
-	for _, k := range grantOrder {
-		ex.grant(k, released[k], stepOf, planned, policy)
-	}
+	settleGrants()
 	if len(ex.modes) > 0 {
 		ex.mode = ex.modes[0]
 	}

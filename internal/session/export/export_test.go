@@ -85,3 +85,42 @@ func TestExportScenarioFromEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestExportGrantBeforeARewind exports a session whose conversation was
+// rewound after a grant: the next reply has the same turn number, and
+// fewer calls. The grant is the decision of the step it was given in, and
+// the later step of the same turn has none.
+func TestExportGrantBeforeARewind(t *testing.T) {
+	const ws = "/w"
+	writes := tool.Writes(tool.Paths(ws + "/a"))
+	call := func(i int) runtime.PlannedCall {
+		return runtime.PlannedCall{Index: i, Name: "write_file", Args: json.RawMessage(`{"path":"a","content":"a"}`), Touches: &writes}
+	}
+	rp := &journal.Replay{Header: journal.Header{Session: "s1", Goal: "g", Workspace: ws}, Events: []runtime.Event{
+		runtime.RunStarted{Input: "g", Mode: "ask"},
+		runtime.TurnStarted{Turn: 1},
+		runtime.ReplyReceived{Turn: 1, Calls: []runtime.PlannedCall{call(0), call(1)}},
+		runtime.CallDecision{Turn: 1, Index: 1, Decision: "run", By: "grant:write_file", Reason: "released by a grant of this session"},
+		runtime.TurnEnded{Turn: 1},
+		runtime.RunFinished{Outcome: runtime.Failed("g", "turn 2", nil)},
+		runtime.RestoreStarted{Seq: 1, Kind: "rewind", Messages: 1, Points: 1, Turn: 1},
+		runtime.RestoreFinished{Seq: 1, Kind: "rewind", Messages: 1, Points: 1},
+		runtime.RunStarted{Input: "again", Mode: "ask"},
+		runtime.TurnStarted{Turn: 1},
+		runtime.ReplyReceived{Turn: 1, Text: "Once.", Calls: []runtime.PlannedCall{call(0)}},
+	}}
+	ex := FromJournal(rp)
+	st := ex.Scenario.Steps
+	if len(st) != 2 || len(st[0].Calls) != 2 || len(st[1].Calls) != 1 {
+		t.Fatalf("steps %+v", st)
+	}
+	if d := st[0].Calls[1].Decision; d == nil || d.String() != `{"grant":"tool"}` {
+		t.Errorf("the grant's call has the decision %v, want the grant", d)
+	}
+	if st[0].Calls[0].Decision != nil || st[1].Calls[0].Decision != nil {
+		t.Errorf("a call the grant did not release has a decision: %v, %v", st[0].Calls[0].Decision, st[1].Calls[0].Decision)
+	}
+	if ex.grants != 1 {
+		t.Errorf("%d grants, want 1", ex.grants)
+	}
+}
