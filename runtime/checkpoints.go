@@ -338,7 +338,7 @@ func (s *Session) finishRestore(ev RestoreFinished) {
 	}
 	if ev.Messages >= 0 && ev.Messages <= len(s.Messages) {
 		s.Messages = s.Messages[:ev.Messages]
-		if ev.Points <= len(s.Points) {
+		if ev.Points >= 0 && ev.Points <= len(s.Points) {
 			s.Points = s.Points[:ev.Points]
 		}
 		s.meter.reset()

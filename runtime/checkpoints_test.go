@@ -398,3 +398,19 @@ func TestCallsRunWhenNoCheckpointCanBeTaken(t *testing.T) {
 		t.Fatalf("undo: %v", err)
 	}
 }
+
+// A restore read back from a journal that says it kept a negative number
+// of points rewinds the conversation and leaves the points alone, as it
+// leaves everything alone for a number past the end, instead of
+// panicking: the journal's loader refuses such a line, and the session
+// does not rely on it.
+func TestReplayedRestoreKeepingNegativePoints(t *testing.T) {
+	s := runtime.NewSession("s")
+	s.AppendInput("go", "")
+	s.AppendReply(1, model.Message{Role: model.RoleAssistant, Text: "Hello."})
+	s.ReplayCheckpoint(runtime.RestoreStarted{Seq: 1, Kind: "rewind", Messages: 1, Points: -1, Turn: 1})
+	s.ReplayCheckpoint(runtime.RestoreFinished{Seq: 1, Kind: "rewind", Messages: 1, Points: -1})
+	if len(s.Messages) != 1 || len(s.Points) != 2 {
+		t.Errorf("%d messages and %d points, want the goal alone and both points", len(s.Messages), len(s.Points))
+	}
+}
