@@ -44,7 +44,7 @@ func (c *console) sessions() ([]tui.SessionInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	all, _ := journal.List(dir, c.o.Workspace)
+	all, _, _ := journal.List(dir, c.o.Workspace)
 	out := make([]tui.SessionInfo, len(all))
 	for i, rp := range all {
 		s := rp.Describe()

@@ -143,7 +143,7 @@ func crashOnce(t *testing.T, trial int, at time.Duration, scenario string) (midR
 
 	// What the journal held at the moment of the crash.
 	dir := filepath.Join(c.state, "agenttui", "sessions")
-	before, _ := journal.List(dir, c.ws)
+	before, _, _ := journal.List(dir, c.ws)
 	var doubted []string
 	finishedBefore := map[string]string{}
 	if len(before) == 1 {
@@ -215,7 +215,7 @@ func crashOnce(t *testing.T, trial int, at time.Duration, scenario string) (midR
 		fail("%d in-doubt writes, %d reported", len(doubted), inDoubtWrites)
 	}
 	// Every completed result is still in the conversation after the resume.
-	after, _ := journal.List(dir, c.ws)
+	after, _, _ := journal.List(dir, c.ws)
 	if len(after) != 1 {
 		fail("%d sessions after the resume", len(after))
 		return

@@ -133,7 +133,7 @@ func TestExportRoundTrip(t *testing.T) {
 		t.Fatalf("the replay's console exited %d", code)
 	}
 	dir, _ := journal.Dir()
-	replays, _ := journal.List(dir, replayed)
+	replays, _, _ := journal.List(dir, replayed)
 	if len(replays) != 1 {
 		t.Fatalf("%d sessions journaled in the replay's folder", len(replays))
 	}

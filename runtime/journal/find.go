@@ -1,7 +1,11 @@
 package journal
 
 import (
+	"bufio"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -35,36 +39,73 @@ func globEscape(s string) string {
 	return r.Replace(s)
 }
 
-// List loads the sessions of workspace kept in dir, newest activity first.
-// Journals that cannot be read are skipped; their problems are returned as
-// notes.
-func List(dir, workspace string) ([]*Replay, []string) {
+// Damaged is a journal of a workspace that cannot be loaded because it is
+// damaged, as List reports it, so that a listing can say so beside the
+// sessions that load.
+type Damaged struct {
+	// ID is the session's id as its file names it: the id --resume and
+	// agenttui sessions rm take.
+	ID string
+	// Header is what the journal's first line says.
+	Header Header
+	// Damage says where the journal is damaged, and how.
+	Damage *DamageError
+}
+
+// List loads the sessions of workspace kept in dir, newest activity first,
+// and returns the damaged journals whose header names workspace, newest
+// first. The problems of other journals that cannot be read, of whichever
+// workspace, are returned as notes.
+func List(dir, workspace string) (sessions []*Replay, damaged []Damaged, notes []string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
-	var out []*Replay
-	var notes []string
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
 			continue
 		}
-		rp, err := Load(filepath.Join(dir, e.Name()))
-		if err != nil {
+		path := filepath.Join(dir, e.Name())
+		rp, err := Load(path)
+		var damage *DamageError
+		switch {
+		case errors.As(err, &damage):
+			if h, err := ReadHeader(path); err == nil && h.Workspace == workspace {
+				damaged = append(damaged, Damaged{ID: strings.TrimSuffix(e.Name(), ".jsonl"), Header: h, Damage: damage})
+			}
+		case err != nil:
 			notes = append(notes, err.Error())
-			continue
-		}
-		if rp.Header.Workspace == workspace {
-			out = append(out, rp)
+		case rp.Header.Workspace == workspace:
+			sessions = append(sessions, rp)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].LastActivity.After(out[j].LastActivity) })
-	return out, notes
+	sort.Slice(sessions, func(i, j int) bool { return sessions[i].LastActivity.After(sessions[j].LastActivity) })
+	sort.SliceStable(damaged, func(i, j int) bool { return damaged[i].Header.Started.After(damaged[j].Header.Started) })
+	return sessions, damaged, notes
+}
+
+// ReadHeader returns what the first line of the journal at path says,
+// without loading the rest, which may be damaged: enough to know the
+// session's workspace, and to remove it.
+func ReadHeader(path string) (Header, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Header{}, fmt.Errorf("reading the journal %s: %w", path, err)
+	}
+	defer f.Close()
+	// A header is a few hundred bytes and the goal; a first line longer
+	// than this is not one.
+	line, _ := bufio.NewReader(io.LimitReader(f, 16<<20)).ReadBytes('\n')
+	var h Header
+	if json.Unmarshal(line, &h) != nil || h.Type != "header" {
+		return Header{}, fmt.Errorf("the journal %s: its first line is not an agenttui journal header", path)
+	}
+	return h, nil
 }
 
 // Latest returns the session of workspace with the most recent activity.
 func Latest(dir, workspace string) (*Replay, error) {
-	all, _ := List(dir, workspace)
+	all, _, _ := List(dir, workspace)
 	if len(all) == 0 {
 		return nil, fmt.Errorf("%w for the workspace %s: there is nothing to continue", ErrNoSession, workspace)
 	}

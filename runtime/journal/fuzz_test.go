@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -29,7 +30,8 @@ const fuzzID = "20261130-190325-161550b3"
 // takes a replay: the listing, the export, every rewind point planned and a
 // rewind of the conversation made, and a resume (or the first run of a
 // session that stopped before one). None may panic, and a journal agenttui
-// appended to must load again.
+// appended to must load again. The listing of a journal that does not load
+// for damage still lists it, marked damaged.
 //
 // Besides the bytes, the fuzzer chooses a number of the journal to set to
 // value (number counts the journal's integers from 1; 0 changes none) and a
@@ -129,16 +131,23 @@ func repeatLine(data []byte, n int) []byte {
 }
 
 // fuzzListing lists the workspace the journal's header names, as agenttui
-// sessions does.
+// sessions does: a damaged journal is listed as damaged.
 func fuzzListing(t *testing.T, data []byte, loadErr error) {
 	var h journal.Header
 	first, _, _ := bytes.Cut(data, []byte("\n"))
-	if json.Unmarshal(first, &h) != nil || h.Workspace == "" {
-		h.Workspace = "/nowhere"
+	if json.Unmarshal(first, &h) != nil || h.Type != "header" {
+		h = journal.Header{Workspace: "/nowhere"}
 	}
 	var out bytes.Buffer
 	if err := session.PrintList(&out, h.Workspace); err != nil {
 		t.Fatal(err)
+	}
+	var damage *journal.DamageError
+	if errors.As(loadErr, &damage) && h.Type == "header" && !strings.Contains(out.String(), fuzzID+"  ") {
+		t.Fatalf("the listing does not show the damaged journal (%v):\n%s", loadErr, out.String())
+	}
+	if errors.As(loadErr, &damage) && h.Type == "header" && !strings.Contains(out.String(), "damaged: line ") {
+		t.Fatalf("the listing does not mark the damaged journal (%v):\n%s", loadErr, out.String())
 	}
 }
 

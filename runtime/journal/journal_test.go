@@ -224,8 +224,18 @@ func TestFindAndList(t *testing.T) {
 	if _, err := Find(dir, "nope"); err == nil {
 		t.Error("a missing session was found")
 	}
-	all, _ := List(dir, "/ws")
-	if len(all) != 2 {
-		t.Errorf("listed %d sessions of /ws", len(all))
+	// Damaged journals of /ws are listed apart, those of other workspaces
+	// not at all.
+	for id, ws := range map[string]string{"20261130-4-dddd": "/ws", "20261130-5-eeee": "/elsewhere"} {
+		lines := replace(interruptedLines, 5, `{"type":"call_started","turn":1,"index":-1,"name":"read_file","attempt":1,"key":"k","at":"2026-11-30T19:03:26Z"}`)
+		lines[0] = strings.Replace(lines[0], `"workspace":"/ws"`, `"workspace":"`+ws+`"`, 1)
+		os.WriteFile(Path(dir, id), []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	}
+	all, damaged, notes := List(dir, "/ws")
+	if len(all) != 2 || len(notes) != 0 {
+		t.Errorf("listed %d sessions of /ws, with notes %q", len(all), notes)
+	}
+	if len(damaged) != 1 || damaged[0].ID != "20261130-4-dddd" || damaged[0].Damage.Where() != "line 5: call index -1" {
+		t.Errorf("damaged %+v", damaged)
 	}
 }
