@@ -346,7 +346,7 @@ func DecodeEvent(line []byte) (Event, error) {
 	}
 	if head.Task != nil {
 		if len(head.Task) == 0 {
-			return nil, fmt.Errorf("%s event: its task path is empty", head.Type)
+			return nil, fmt.Errorf("%q event: its task path is empty", head.Type)
 		}
 		e, err := decodeUntagged(head.Type, line)
 		if err != nil {

@@ -105,7 +105,13 @@ func TestJournalNumbersAreChecked(t *testing.T) {
 			t.Errorf("%s: got %v, want one line saying %q", c.name, err, c.want)
 		}
 	}
-	_, err := Load(journalOf(t, replace(interruptedLines, 7, finished("1", "0"))...))
+	// The words of a refusal reach the terminal: what the line holds is
+	// quoted, never written as it is.
+	_, err := Load(journalOf(t, replace(interruptedLines, 5, `{"type":"\u001b[2J","task":[]}`)...))
+	if err == nil || strings.ContainsRune(err.Error(), '\x1b') || !strings.Contains(err.Error(), `line 5: "\x1b[2J" event`) {
+		t.Errorf("a line with an escape sequence: %q", err)
+	}
+	_, err = Load(journalOf(t, replace(interruptedLines, 7, finished("1", "0"))...))
 	var damage *DamageError
 	if !errors.As(err, &damage) || damage.Where() != "line 7: a second call_finished for call 0 of turn 1" {
 		t.Errorf("the damage is not a *DamageError saying where: %#v", err)
