@@ -65,7 +65,7 @@ func PrintList(w io.Writer, workspace string) error {
 			if !d.Header.Started.IsZero() {
 				started = d.Header.Started.Local().Format("2006-01-02 15:04")
 			}
-			fmt.Fprintf(tw, "%s\t%s\t-\tdamaged\t", d.ID, started)
+			fmt.Fprintf(tw, "%s\t%s\t-\tdamaged\t", sanitize.Line(d.ID), started)
 			if traced {
 				fmt.Fprint(tw, "-\t")
 			}

@@ -3,6 +3,7 @@ package journal
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -59,6 +60,26 @@ func quoted(s string) string {
 		s = string(r[:39]) + "…"
 	}
 	return fmt.Sprintf("%q", s)
+}
+
+// printable returns s with its control characters written as escapes, as
+// %q writes them. A decoder's error may hold what the line holds (the time
+// package quotes a value but leaves DEL in it), and a refusal's words
+// reach the terminal.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // check returns what is wrong with e's numbers given what the journal

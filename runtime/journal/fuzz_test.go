@@ -85,6 +85,11 @@ func FuzzReplay(f *testing.F) {
 			return
 		}
 		_ = rp.Describe()
+		for _, w := range rp.Warnings {
+			if strings.ContainsFunc(w, unicode.IsControl) {
+				t.Fatalf("a warning is not one line of text: %q", w)
+			}
+		}
 		for _, m := range rp.Session.Messages {
 			if m.Role == "" {
 				t.Fatal("a rebuilt message without a role")

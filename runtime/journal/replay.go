@@ -100,10 +100,11 @@ func parse(path string, data []byte) (*Replay, error) {
 		e, err := runtime.DecodeEvent(line)
 		if err != nil {
 			if isLast {
-				rp.Warnings = append(rp.Warnings, fmt.Sprintf("the last line of the journal (line %d) is damaged (%v); it was ignored", i+1, err))
+				rp.Warnings = append(rp.Warnings, fmt.Sprintf("the last line of the journal (line %d) is damaged (%s); it was ignored", i+1,
+					printable(err.Error())))
 				break
 			}
-			return nil, &DamageError{Path: path, Line: i + 1, Problem: err.Error()}
+			return nil, &DamageError{Path: path, Line: i + 1, Problem: printable(err.Error())}
 		}
 		if err := b.check(e); err != nil {
 			return nil, &DamageError{Path: path, Line: i + 1, Problem: err.Error()}
