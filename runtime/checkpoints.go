@@ -125,9 +125,9 @@ func (c *CheckpointStore) reach(p *Prepared) (roots, notCovered []string) {
 			roots = append(roots, r)
 			continue
 		}
-		if strings.HasPrefix(path, "/mem/") || (p.Sandbox != nil && path == p.Sandbox.Temp) {
-			// The session's memory, and a command's own temporary
-			// folder, are not the person's files.
+		if strings.HasPrefix(path, "/mem/") || (p.Sandbox != nil && (path == p.Sandbox.Temp || slices.Contains(p.Sandbox.Caches, path))) {
+			// The session's memory, a command's own temporary folder
+			// and the toolchains' caches are not the person's files.
 			continue
 		}
 		notCovered = append(notCovered, fmt.Sprintf("%s: %s, outside the workspace", p.Call.Name, path))

@@ -71,3 +71,26 @@ func TestSandboxReachesHooksAndEvents(t *testing.T) {
 		t.Errorf("only the sandboxing tool's calls carry a sandbox:\n%s", b)
 	}
 }
+
+// TestCheckpointsLeaveTheCachesOut checks that a checkpoint before a
+// sandboxed command records only the workspace, and that of what the
+// command may change outside it only the person's own folders are named as
+// not covered: the command's temporary folder and the toolchains' caches
+// are not the person's files.
+func TestCheckpointsLeaveTheCachesOut(t *testing.T) {
+	store := &CheckpointStore{Workspace: "/w"}
+	writable := []string{"/w", "/srv/out", "/home/u/.cache", "/home/u/go/pkg/mod", "/tmp/t"}
+	p := &Prepared{
+		Call:    tool.Call{Name: "run_shell"},
+		Touches: tool.Writes(tool.Paths(writable...)),
+		Sandbox: &tool.Sandbox{Sandboxed: true, Mode: "workspace-write", Writable: writable, Temp: "/tmp/t",
+			Caches: []string{"/home/u/.cache", "/home/u/go/pkg/mod"}},
+	}
+	roots, notCovered := store.reach(p)
+	if len(roots) != 1 || roots[0] != "." {
+		t.Errorf("the checkpoint records %q, want only the workspace", roots)
+	}
+	if want := "run_shell: /srv/out, outside the workspace"; len(notCovered) != 1 || notCovered[0] != want {
+		t.Errorf("not covered: %q, want only %q", notCovered, want)
+	}
+}

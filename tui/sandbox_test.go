@@ -145,3 +145,23 @@ func rowsWith(s string, want ...string) []string {
 	}
 	return out
 }
+
+// TestDetailsNameTheToolchainCaches checks that the detail pane of a
+// sandboxed command that may write the toolchains' caches names them apart
+// from the workspace and its temporary folder, and that the header says
+// the caches are writable.
+func TestDetailsNameTheToolchainCaches(t *testing.T) {
+	h := newHarness(t, Options{Shell: "shell: sandboxed (workspace-write + caches, no network)"})
+	mustContain(t, h.view(), "shell: sandboxed (workspace-write + caches, no network) · Goal: ")
+	caches := []string{"/home/u/.cache", "/home/u/go/pkg/mod"}
+	sb := &tool.Sandbox{Sandboxed: true, Mode: "workspace-write", Writable: []string{ws, caches[0], caches[1], shellTemp}, Temp: shellTemp, Caches: caches}
+	h.startRun("goal")
+	h.feed(runtime.ReplyReceived{Turn: 1, Calls: []runtime.PlannedCall{shellPC(0, "go test ./...", sb)}})
+	s := h.view()
+	if rows := rowsWith(s, "#1 run_shell", "S . +3"); len(rows) != 1 {
+		t.Errorf("the badge does not count the caches:\n%s", s)
+	}
+	// The line wraps at the harness's width.
+	mustContain(t, s, "sandbox: workspace-write · may write only ., $TMPDIR ("+shellTemp+") · and the toolchain caches /home/u/.cache,")
+	mustContain(t, s, "/home/u/go/pkg/mod · no network")
+}

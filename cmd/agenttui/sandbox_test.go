@@ -87,7 +87,8 @@ func TestSandboxConfiguration(t *testing.T) {
 		{"network not a boolean", `{"sandbox": {"network": "no"}}`, "sandbox.network: expected true or false, got a string"},
 		{"writable not an array", `{"sandbox": {"writable": "dist"}}`, "sandbox.writable: expected an array of folders, got a string"},
 		{"writable item not a string", `{"sandbox": {"writable": [3]}}`, "sandbox.writable[0]: expected a folder, got a number"},
-		{"unknown sandbox key", `{"sandbox": {"paths": []}}`, "sandbox.paths: unknown key (known keys: mode, network, writable, protect_git)"},
+		{"unknown sandbox key", `{"sandbox": {"paths": []}}`, "sandbox.paths: unknown key (known keys: mode, network, writable, protect_git, toolchain_caches)"},
+		{"toolchain_caches not a boolean", `{"sandbox": {"toolchain_caches": "no"}}`, "sandbox.toolchain_caches: expected true or false, got a string"},
 		{"bad sandboxed_shell", `{"approval": {"sandboxed_shell": "yes"}}`, `approval.sandboxed_shell: must be "allow"`},
 		{"unknown approval key", `{"approval": {"shell": "allow"}}`, "approval.shell: unknown key (known keys: sandboxed_shell)"},
 	}
@@ -198,8 +199,8 @@ func TestConsoleEscalation(t *testing.T) {
 	ws, report := sandboxedWorkspace(t)
 	sc := writeScenario(t, strings.Replace(escalation, "%s", "exit status: 0", 1))
 	term := startConsole(t, e2eCols, e2eRows, nil, "--workspace", ws, "--mode", "auto", "--scenario", sc, "write the report")
-	s := term.WaitFor("shell: sandboxed (workspace-write, no network)", e2eStep)
-	if !strings.Contains(screenRows(s)[1], "shell: sandboxed (workspace-write, no network) · Goal: write the report") {
+	s := term.WaitFor("shell: sandboxed (workspace-write + caches, no network)", e2eStep)
+	if !strings.Contains(screenRows(s)[1], "shell: sandboxed (workspace-write + caches, no network) · Goal: write the report") {
 		t.Errorf("the header does not say the shell is sandboxed:\n%s", s)
 	}
 	s = term.WaitForFunc("the unsandboxed run asking for approval", func(s string) bool {

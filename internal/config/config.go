@@ -69,7 +69,9 @@ type Config struct {
 	// MaxResultBytes is "max_tool_result_bytes": how much of one call's
 	// result the model reads.
 	MaxResultBytes int
-	// Sandbox is the "sandbox" object; an empty mode means the default.
+	// Sandbox is the "sandbox" object; an empty mode means the default,
+	// and the toolchains' caches are writable unless "toolchain_caches"
+	// is false.
 	Sandbox sandbox.Config
 	// SandboxedShell is "approval": {"sandboxed_shell": "allow"}:
 	// sandboxed shell commands run without asking.

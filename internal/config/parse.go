@@ -27,7 +27,7 @@ var UntrustedNames = []string{"web", "mcp", "shell", "workspace", "new_files", "
 
 var checkpointKeys = []string{"enabled", "max_mb", "max_file_mb"}
 
-var sandboxKeys = []string{"mode", "network", "writable", "protect_git"}
+var sandboxKeys = []string{"mode", "network", "writable", "protect_git", "toolchain_caches"}
 
 var approvalKeys = []string{"sandboxed_shell"}
 
@@ -38,7 +38,9 @@ var ruleKeys = []string{"name", "tool", "args", "decision", "reason", "provenanc
 // Parse checks the configuration data read from path; path is only named
 // in errors and kept in Path.
 func Parse(path string, data []byte) (*Config, error) {
-	c := &Config{Path: path}
+	// The toolchains' caches are writable unless the file says otherwise:
+	// without them a sandboxed go build cannot even start.
+	c := &Config{Path: path, Sandbox: sandbox.Config{ToolchainCaches: true}}
 	fail := func(key, format string, args ...any) error {
 		return &Error{File: path, Key: key, Problem: fmt.Sprintf(format, args...)}
 	}
@@ -228,6 +230,10 @@ func (c *Config) loadSandbox(raw json.RawMessage, fail func(string, string, ...a
 			}
 		case "protect_git":
 			if c.Sandbox.ProtectGit, err = boolOf(v); err != nil {
+				return fail(full, "%v", err)
+			}
+		case "toolchain_caches":
+			if c.Sandbox.ToolchainCaches, err = boolOf(v); err != nil {
 				return fail(full, "%v", err)
 			}
 		case "writable":

@@ -143,6 +143,9 @@ func ResolveWorkspace(dir string) (string, error) {
 // (which must be resolved) and lays it under the settings given
 // explicitly.
 func (s *Settings) ReadConfig() error {
+	// Without a file saying otherwise, sandboxed commands may write the
+	// toolchains' caches, which builds need.
+	s.Sandbox.ToolchainCaches = true
 	path, err := config.Find(s.ConfigPath, s.Workspace)
 	if err != nil || path == "" {
 		return err
@@ -216,8 +219,14 @@ func (s *Settings) ShellSandbox(root string) (*sandbox.Sandbox, error) {
 	// machine, and still well before a model's first reply asks for a
 	// shell command, which then finds it ready. A command that comes sooner
 	// starts a helper of its own, as without a spare. Warm does nothing
-	// once CloseShell has closed the sandbox.
-	time.AfterFunc(spareDelay, func() { sb.Warm() })
+	// once CloseShell has closed the sandbox. The toolchains are asked
+	// where their caches are at the same moment and for the same reason:
+	// that starts a few programs, and a first command that comes sooner
+	// asks them itself.
+	time.AfterFunc(spareDelay, func() {
+		go sb.Caches()
+		sb.Warm()
+	})
 	return sb, nil
 }
 

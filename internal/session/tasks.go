@@ -45,7 +45,9 @@ func (h *Host) taskTool(ws *workspace.Workspace) tool.Tool {
 			}
 			var scratch []string
 			if sb := ws.Sandbox(); sb.Enabled() {
-				scratch = append(scratch, sb.TempDir())
+				// The view keeps the session's caches writable, so that
+				// a task can build; they are not the workspace's files.
+				scratch = append(append(scratch, sb.TempDir()), sb.Caches()...)
 			}
 			return tools, scratch
 		},

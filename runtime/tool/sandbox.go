@@ -19,6 +19,10 @@ type Sandbox struct {
 	Mode string `json:"mode,omitempty"`
 	// Writable lists, absolute, what a sandboxed call may change.
 	Writable []string `json:"writable,omitempty"`
+	// Caches lists the toolchains' cache folders among Writable (Go's
+	// build cache, npm's, …): not the person's files, and outside
+	// checkpoints.
+	Caches []string `json:"caches,omitempty"`
 	// Temp is the call's temporary folder ($TMPDIR), one of Writable.
 	Temp string `json:"temp,omitempty"`
 	// Protected lists paths inside Writable that stay read-only, such as
@@ -42,6 +46,7 @@ func (s *Sandbox) Clone() *Sandbox {
 	}
 	c := *s
 	c.Writable = slices.Clone(s.Writable)
+	c.Caches = slices.Clone(s.Caches)
 	c.Protected = slices.Clone(s.Protected)
 	return &c
 }

@@ -81,6 +81,7 @@ func (w *Workspace) shellSandbox(a runShellArgs) *tool.Sandbox {
 		Sandboxed: true,
 		Mode:      string(w.shell.Mode()),
 		Writable:  w.shell.Writable(),
+		Caches:    w.shell.Caches(),
 		Temp:      w.shell.TempDir(),
 		Protected: w.shell.Protected(),
 		Network:   w.shell.Network(),
@@ -96,10 +97,12 @@ func (w *Workspace) sandboxDescription() string {
 		"approve running it unsandboxed."
 }
 
-// sandboxAllows says what sandboxed commands may change and reach.
+// sandboxAllows says what sandboxed commands may change and reach. It
+// names the toolchains' caches without looking for them, so that saying it
+// starts no program.
 func (w *Workspace) sandboxAllows() string {
 	var where []string
-	for _, p := range w.shell.Writable() {
+	for _, p := range w.shell.Roots() {
 		switch p {
 		case w.root:
 			where = append(where, "the workspace")
@@ -108,6 +111,9 @@ func (w *Workspace) sandboxAllows() string {
 		default:
 			where = append(where, p)
 		}
+	}
+	if w.shell.ToolchainCaches() {
+		where = append(where, "the toolchains' caches (Go's, npm's, pip's, cargo's registry, and $XDG_CACHE_HOME or ~/.cache)")
 	}
 	s := "can change files only in " + strings.Join(where, ", ")
 	if prot := w.shell.Protected(); len(prot) > 0 {

@@ -135,6 +135,12 @@ func TestShellSchemaOffersSandboxFalseOnlyWithASandbox(t *testing.T) {
 	wantContains(t, decl.Description, "Commands run in a sandbox: they can read every file but can change files only in the workspace, $TMPDIR ("+
 		e.ws.Sandbox().TempDir()+"), and cannot open network connections.", `call run_shell again with "sandbox": false`)
 
+	// The toolchains' caches are named, not listed: finding them starts
+	// programs, which telling the model about them must not wait for.
+	caches := sandboxEnv(t, sandbox.Config{ToolchainCaches: true}, sandbox.Support{ABI: 7})
+	wantContains(t, caches.tools["run_shell"].Declaration().Description, "only in the workspace, $TMPDIR ("+caches.ws.Sandbox().TempDir()+
+		"), the toolchains' caches (Go's, npm's, pip's, cargo's registry, and $XDG_CACHE_HOME or ~/.cache), and cannot open network connections.")
+
 	plain := newEnv(t).tools["run_shell"].Declaration()
 	if strings.Contains(string(plain.Parameters), "sandbox") || strings.Contains(plain.Description, "sandbox") {
 		t.Errorf("without a sandbox the model still reads of one:\n%s\n%s", plain.Parameters, plain.Description)

@@ -2,6 +2,7 @@ package callview
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agenttui/agenttui/approval"
@@ -48,14 +49,23 @@ func SandboxLine(s *tool.Sandbox, ws string) string {
 		}
 		return "sandbox: none: " + text.CleanLine(why) + "; it may change anything"
 	}
-	paths := make([]string, len(s.Writable))
-	for i, p := range s.Writable {
-		paths[i] = SandboxPath(s, ws, p)
-		if p == s.Temp {
-			paths[i] += " (" + p + ")"
+	var paths, caches []string
+	for _, p := range s.Writable {
+		switch {
+		case slices.Contains(s.Caches, p):
+			caches = append(caches, p)
+		case p == s.Temp:
+			paths = append(paths, SandboxPath(s, ws, p)+" ("+p+")")
+		default:
+			paths = append(paths, SandboxPath(s, ws, p))
 		}
 	}
 	line := fmt.Sprintf("sandbox: %s · may write only %s", s.Mode, strings.Join(paths, ", "))
+	if len(caches) > 0 {
+		// Named apart: they are the toolchains' folders, not the
+		// person's, and no checkpoint covers them.
+		line += " · and the toolchain caches " + strings.Join(caches, ", ")
+	}
 	for _, p := range s.Protected {
 		line += " · " + text.Relative(ws, p) + " stays read-only"
 	}

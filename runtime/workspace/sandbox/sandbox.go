@@ -28,7 +28,8 @@
 //
 //   - read and execute anything;
 //   - change its writable roots: in workspace-write mode the workspace, its
-//     git folder (unless ProtectGit), the extra folders of Config.Writable and
+//     git folder (unless ProtectGit), the extra folders of Config.Writable,
+//     the toolchains' caches (with Config.ToolchainCaches; see Caches) and
 //     the session's temporary folder; in read-only mode only the temporary
 //     folder; TMPDIR names that folder;
 //   - write to /dev/null, /dev/zero, /dev/full, /dev/random and /dev/urandom;
@@ -96,6 +97,10 @@ type Config struct {
 	// ProtectGit keeps the workspace's .git read-only in workspace-write
 	// mode.
 	ProtectGit bool
+	// ToolchainCaches lets sandboxed commands in workspace-write mode also
+	// change the caches of the toolchains on PATH, which builds need (see
+	// Sandbox.Caches).
+	ToolchainCaches bool
 }
 
 // Support is what the kernel offers.
@@ -155,6 +160,9 @@ type Sandbox struct {
 	// protected holds the files besides .git that commands may not
 	// change (SetProtected); a view shares its parent's.
 	protected *protection
+	// caches finds the toolchains' caches when they are first needed;
+	// nil when they stay read-only. A view shares its parent's.
+	caches *cacheFinder
 	// view is set on a sandbox made by Within: in workspace-write mode its
 	// commands may change only roots (and the temporary folder), and Close
 	// leaves the spares and the temporary folder, which are the parent's,
@@ -203,6 +211,11 @@ func New(workspace string, cfg Config, support Support) (*Sandbox, error) {
 	if s.temp, err = filepath.EvalSymlinks(temp); err != nil {
 		os.RemoveAll(temp)
 		return nil, fmt.Errorf("sandbox: the temporary folder: %w", err)
+	}
+	if s.mode == WorkspaceWrite && cfg.ToolchainCaches {
+		fixed := append(append([]string{workspace}, s.extra...), s.gitDirs...)
+		s.caches = &cacheFinder{env: os.Environ(), dir: s.temp, workspace: workspace, network: cfg.Network,
+			fixed: append(fixed, s.temp)}
 	}
 	return s, nil
 }
@@ -256,12 +269,25 @@ func (s *Sandbox) TempDir() string {
 
 // Writable returns what a sandboxed command may change, absolute: the
 // workspace (in workspace-write mode), the extra folders, the git folders of
-// a worktree, and the temporary folder. It is nil when the sandbox is off.
-// With ProtectGit the workspace is listed although its .git stays read-only;
-// Protected names it. For a view made by Within, it is the view's paths (in
-// workspace-write mode) and the temporary folder; a path that does not exist
-// is listed although commands cannot create it (see Within).
+// a worktree, the toolchains' caches (see Caches), and the temporary folder.
+// It is nil when the sandbox is off. With ProtectGit the workspace is listed
+// although its .git stays read-only; Protected names it. For a view made by
+// Within, it is the view's paths (in workspace-write mode), the caches and
+// the temporary folder; a path that does not exist is listed although
+// commands cannot create it (see Within). The first call may wait for the
+// toolchains to say where their caches are.
 func (s *Sandbox) Writable() []string {
+	out := s.Roots()
+	if len(out) == 0 {
+		return nil
+	}
+	return slices.Insert(out, len(out)-1, s.Caches()...)
+}
+
+// Roots returns what Writable returns but the toolchains' caches: what the
+// configuration alone says commands may change. Unlike Writable it never
+// waits for the toolchains.
+func (s *Sandbox) Roots() []string {
 	if !s.Enabled() {
 		return nil
 	}
@@ -334,8 +360,9 @@ func within(path, root string) bool {
 }
 
 // Status describes the shell's confinement in one line for the header:
-// "shell: sandboxed (workspace-write, no network)", "shell: not sandboxed:
-// this kernel has no Landlock".
+// "shell: sandboxed (workspace-write, no network)", "shell: sandboxed
+// (workspace-write + caches, no network)" when the toolchains' caches are
+// writable too, "shell: not sandboxed: this kernel has no Landlock".
 func (s *Sandbox) Status() string {
 	switch {
 	case s == nil:
@@ -347,10 +374,14 @@ func (s *Sandbox) Status() string {
 	if s.network {
 		net = "network allowed"
 	}
-	if s.view && s.mode == WorkspaceWrite {
-		return fmt.Sprintf("shell: sandboxed (%s within %s, %s)", s.mode, s.rootNames(), net)
+	mode := string(s.mode)
+	if s.ToolchainCaches() {
+		mode += " + caches"
 	}
-	return fmt.Sprintf("shell: sandboxed (%s, %s)", s.mode, net)
+	if s.view && s.mode == WorkspaceWrite {
+		return fmt.Sprintf("shell: sandboxed (%s within %s, %s)", mode, s.rootNames(), net)
+	}
+	return fmt.Sprintf("shell: sandboxed (%s, %s)", mode, net)
 }
 
 // rootNames names a view's paths for Status, relative to the workspace:
@@ -506,6 +537,15 @@ func (s *Sandbox) policy() policy {
 		p.Write = append(p.Write, s.extra...)
 		p.Write = append(p.Write, s.gitDirs...)
 	}
+	if s.mode == WorkspaceWrite {
+		// A cache removed since it was found cannot be given to Landlock;
+		// the command runs without it rather than not at all.
+		for _, c := range s.Caches() {
+			if present(c) {
+				p.Write = append(p.Write, c)
+			}
+		}
+	}
 	p.Write = append(p.Write, s.temp)
 	return p
 }
@@ -522,56 +562,4 @@ func helperPath() string {
 		return exe
 	}
 	return os.Args[0]
-}
-
-// worktreeGitDirs returns the folders a git worktree keeps outside itself:
-// when workspace/.git is a file naming the worktree's git folder, that
-// folder and the repository's common git folder. A git folder is taken only
-// when it names the workspace back (its gitdir file points at
-// workspace/.git), so that a .git file a command rewrote cannot make another
-// repository's git folder writable in a later session.
-func worktreeGitDirs(workspace string) []string {
-	dotGit := filepath.Join(workspace, ".git")
-	info, err := os.Lstat(dotGit)
-	if err != nil || !info.Mode().IsRegular() {
-		return nil
-	}
-	data, err := os.ReadFile(dotGit)
-	if err != nil {
-		return nil
-	}
-	target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
-	if !ok {
-		return nil
-	}
-	gitDir := strings.TrimSpace(target)
-	if !filepath.IsAbs(gitDir) {
-		gitDir = filepath.Join(workspace, gitDir)
-	}
-	gitDir, err = filepath.EvalSymlinks(gitDir)
-	if err != nil {
-		return nil
-	}
-	back, err := os.ReadFile(filepath.Join(gitDir, "gitdir"))
-	if err != nil {
-		return nil
-	}
-	if b, err := filepath.EvalSymlinks(strings.TrimSpace(string(back))); err != nil || b != dotGit {
-		return nil
-	}
-	dirs := []string{gitDir}
-	if common, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		c := strings.TrimSpace(string(common))
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(gitDir, c)
-		}
-		if c, err := filepath.EvalSymlinks(c); err == nil && !within(gitDir, c) {
-			dirs = append(dirs, c)
-		} else if err == nil {
-			// The worktree's folder lies in the common folder, as it
-			// usually does (.git/worktrees/name): one rule covers both.
-			dirs = []string{c}
-		}
-	}
-	return dirs
 }

@@ -7,11 +7,12 @@ import (
 )
 
 // Within returns a view of s in which sandboxed commands may change only
-// paths (absolute and clean, inside the workspace) and the temporary folder:
-// the sandbox of a sub-agent that declared the paths it works on. The view
-// shares s's spare helper and temporary folder: its commands start on s's
-// spares, each with the view's narrower policy, and its Close does nothing;
-// it is usable as long as s is not closed. s's extra writable folders and a
+// paths (absolute and clean, inside the workspace), s's toolchain caches
+// and the temporary folder: the sandbox of a sub-agent that declared the
+// paths it works on, which may still build. The view shares s's spare
+// helper, caches and temporary folder: its commands start on s's spares,
+// each with the view's narrower policy, and its Close does nothing; it is
+// usable as long as s is not closed. s's extra writable folders and a
 // worktree's git folders are not writable in the view; the workspace's .git
 // stays read-only with ProtectGit when one of the paths holds it.
 //
@@ -39,6 +40,7 @@ func (s *Sandbox) Within(paths []string) *Sandbox {
 		abi:        s.abi,
 		spares:     s.spares,
 		protected:  s.protected,
+		caches:     s.caches,
 		view:       true,
 	}
 	if s.mode != WorkspaceWrite {
