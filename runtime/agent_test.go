@@ -332,6 +332,37 @@ func TestDecodeEventRoundTrip(t *testing.T) {
 	}
 }
 
+// TestCallFinishedCarriesTheFailureCode checks that a failed call's code
+// (how a shell command ended) reaches the event stream and the journal, and
+// comes back from them, so a resumed session's console can still say
+// "exit 3".
+func TestCallFinishedCarriesTheFailureCode(t *testing.T) {
+	m := script(t, model.Step{Calls: []model.ScriptedCall{call("sh", `{"path":"a"}`)}}, finishStep("done"))
+	rec := newRecorder()
+	exited := pathTool("sh", true, func(context.Context, map[string]any) tool.Return {
+		f := tool.Other("command exited with status 3")
+		f.Code = tool.ExitCode(3)
+		return tool.Fail(f, "exit status: 3")
+	})
+	a := newAgent(t, m, rec, exited)
+	a.Run(context.Background(), NewSession("s"), "go")
+	fin, ok := finishedOf(rec.snapshot(), 0)
+	if !ok || fin.Code != "exit:3" {
+		t.Fatalf("the call's end: %+v", fin)
+	}
+	line, err := EncodeEvent(fin)
+	if err != nil || !bytes.Contains(line, []byte(`"outcome":"error","kind":"other","code":"exit:3"`)) {
+		t.Fatalf("encoded %s (%v)", line, err)
+	}
+	back, err := DecodeEvent(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := back.(CallFinished).Full.Failure(); f == nil || f.Code != "exit:3" {
+		t.Errorf("decoded failure %+v", f)
+	}
+}
+
 // cutText is a model whose first reply is text cut by the output limit.
 type cutText struct{ model.Model }
 

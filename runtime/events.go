@@ -213,6 +213,10 @@ type CallFinished struct {
 	Outcome string `json:"outcome"`
 	// Kind is the failure kind of an error outcome, else nil.
 	Kind *string `json:"kind"`
+	// Code is the failure's machine-readable code, for an error outcome
+	// whose tool gave one: how a shell command ended ("exit:3",
+	// "signal:SIGKILL", "timeout:120s").
+	Code string `json:"code,omitempty"`
 	// Result is the exact text the model reads.
 	Result string `json:"result"`
 	// Started says whether the call's body began; false for skips and for
@@ -455,7 +459,7 @@ func rebuildOutcome(f CallFinished) (tool.Outcome, error) {
 			}
 			kind = k
 		}
-		return tool.Failed(tool.Failure{Kind: kind, Message: f.Result}), nil
+		return tool.Failed(tool.Failure{Kind: kind, Message: f.Result, Code: f.Code}), nil
 	default:
 		return tool.Outcome{}, fmt.Errorf("unknown outcome %q", f.Outcome)
 	}

@@ -518,6 +518,7 @@ func (r *replyRun) finished(c *callRun, attempts int, notFinished bool) CallFini
 	if k, ok := c.outcome.ErrorKind(); ok {
 		s := k.String()
 		ev.Kind = &s
+		ev.Code = c.outcome.Failure().Code
 	}
 	if c.started && !c.startedAt.IsZero() {
 		// A call caught running by a restart has no start time here.

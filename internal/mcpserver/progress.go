@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenttui/agenttui/internal/sanitize"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/tool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -139,6 +140,9 @@ func finishedWord(e runtime.CallFinished) string {
 	case e.Outcome == "denied":
 		return "denied"
 	case e.Kind != nil:
+		if words, ok := tool.ProcessEnd(e.Code); ok {
+			return "failed (" + words + ")"
+		}
 		return "failed (" + *e.Kind + ")"
 	}
 	return "failed"

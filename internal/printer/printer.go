@@ -15,6 +15,7 @@ import (
 	"github.com/agenttui/agenttui/internal/plural"
 	"github.com/agenttui/agenttui/internal/sanitize"
 	"github.com/agenttui/agenttui/runtime"
+	"github.com/agenttui/agenttui/runtime/tool"
 )
 
 // JSON returns a sink that writes one JSON object per event line to w,
@@ -174,7 +175,9 @@ func (p *Progress) Event(e runtime.Event) {
 			sanitize.Line(ev.Failure))
 	case runtime.CallFinished:
 		status := ev.Outcome
-		if ev.Kind != nil {
+		if words, ok := tool.ProcessEnd(ev.Code); ok {
+			status += ": " + words
+		} else if ev.Kind != nil {
 			status += " " + *ev.Kind
 		}
 		if ev.NotFinished {

@@ -19,11 +19,14 @@ func TestProgressPrintsARunSafely(t *testing.T) {
 	p := New(&b, "/w")
 	p.SetSession("/w", "shell: sandboxed (workspace-write, no network)", "")
 	writes := tool.Writes(tool.Paths("/w/a.txt"))
+	other := "other"
 	for _, e := range []runtime.Event{
 		runtime.RunStarted{Session: "s1", Goal: "go", Input: "go", Model: "demo", Mode: "reads"},
 		runtime.ReplyReceived{Turn: 1, Text: "Writing \x1b[2Ja.", Calls: []runtime.PlannedCall{
 			{Index: 0, Name: "write_file", Args: json.RawMessage(`{"path":"a.txt"}`), Touches: &writes, Batch: 1}}},
 		runtime.CallFinished{Turn: 1, Index: 0, Name: "write_file", Outcome: "success", Result: "Created a.txt\x07", DurationMS: 3},
+		runtime.CallFinished{Turn: 1, Index: 1, Name: "run_shell", Outcome: "error", Kind: &other, Code: tool.ExitCode(3),
+			Result: "exit status: 3", DurationMS: 9},
 		runtime.Notice{Level: "warning", Text: "careful"},
 	} {
 		p.Event(e)
@@ -34,6 +37,7 @@ func TestProgressPrintsARunSafely(t *testing.T) {
 		"turn 1 · Writing",
 		`  #1 write_file {"path":"a.txt"}  [writes a.txt] batch 1`,
 		"  #1 write_file → success (3 ms): Created a.txt",
+		"  #2 run_shell → error: exit 3 (9 ms): exit status: 3",
 		"warning: careful",
 	} {
 		if !strings.Contains(got, want) {

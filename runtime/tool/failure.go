@@ -1,6 +1,11 @@
 package tool
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
 
 // FailureKind classifies why a call failed, so that policies such as retries
 // can react to a class of failure without reading messages.
@@ -76,7 +81,9 @@ type Failure struct {
 	// Retryable says whether repeating the call may succeed; nil means
 	// unknown, which the runtime treats as not retryable.
 	Retryable *bool `json:"retryable,omitempty"`
-	// Code is a machine-readable code from the tool or its upstream, if any.
+	// Code is a machine-readable code from the tool or its upstream, if
+	// any; a command's own end (ExitCode, SignalCode, TimeoutCode) for
+	// run_shell.
 	Code string `json:"code,omitempty"`
 	// HTTPStatus is the upstream HTTP status, if the failure came from one.
 	HTTPStatus int `json:"http_status,omitempty"`
@@ -144,3 +151,69 @@ func (f Failure) String() string { return f.Kind.String() + ": " + f.Message }
 
 // Error returns the same text as String, so a Failure can travel as an error.
 func (f Failure) Error() string { return f.String() }
+
+// The codes of a failed command that ran as a process (run_shell's), in
+// Failure.Code: how it ended, for the console and scripts to show without
+// reading its output.
+const (
+	// codeExit prefixes the exit status of a command that exited with a
+	// status other than 0: "exit:3".
+	codeExit = "exit:"
+	// codeSignal prefixes the name of the signal that ended a command:
+	// "signal:SIGKILL".
+	codeSignal = "signal:"
+	// codeTimeout prefixes the time a command was given, in seconds, when
+	// it ran out of it and was killed: "timeout:120s".
+	codeTimeout = "timeout:"
+)
+
+// ExitCode returns the code of a command that exited with status, such as
+// "exit:3".
+func ExitCode(status int) string { return fmt.Sprintf("%s%d", codeExit, status) }
+
+// SignalCode returns the code of a command the signal named name ended,
+// such as "signal:SIGKILL".
+func SignalCode(name string) string { return codeSignal + name }
+
+// TimeoutCode returns the code of a command that was killed when it had run
+// for limit, such as "timeout:120s".
+func TimeoutCode(limit time.Duration) string {
+	return fmt.Sprintf("%s%ds", codeTimeout, int64(limit.Round(time.Second)/time.Second))
+}
+
+// ProcessEnd says in a few words how a command ended from its failure code:
+// "exit 3", "killed by SIGKILL", "timed out after 2m". ok is false for a
+// code that is none of ExitCode's, SignalCode's or TimeoutCode's.
+func ProcessEnd(code string) (words string, ok bool) {
+	if s, found := strings.CutPrefix(code, codeExit); found {
+		if _, err := strconv.Atoi(s); err == nil {
+			return "exit " + s, true
+		}
+	}
+	if s, found := strings.CutPrefix(code, codeSignal); found && s != "" {
+		return "killed by " + s, true
+	}
+	if s, found := strings.CutPrefix(code, codeTimeout); found {
+		if n, err := strconv.Atoi(strings.TrimSuffix(s, "s")); err == nil && strings.HasSuffix(s, "s") && n >= 0 {
+			return "timed out after " + shortDuration(n), true
+		}
+	}
+	return "", false
+}
+
+// shortDuration writes seconds as a person would: "45s", "2m", "1m30s",
+// "1h".
+func shortDuration(seconds int) string {
+	h, m, s := seconds/3600, seconds/60%60, seconds%60
+	var out string
+	if h > 0 {
+		out += fmt.Sprintf("%dh", h)
+	}
+	if m > 0 {
+		out += fmt.Sprintf("%dm", m)
+	}
+	if s > 0 || out == "" {
+		out += fmt.Sprintf("%ds", s)
+	}
+	return out
+}

@@ -247,3 +247,27 @@ func TestAsFindsWrappedBehaviours(t *testing.T) {
 		t.Error("nil is a footprinter")
 	}
 }
+
+// TestProcessEnd checks the words the console shows for how a command
+// ended, from the codes run_shell gives its failures, and that any other
+// code is not mistaken for one.
+func TestProcessEnd(t *testing.T) {
+	for _, tc := range []struct{ code, want string }{
+		{ExitCode(1), "exit 1"},
+		{ExitCode(3), "exit 3"},
+		{SignalCode("SIGKILL"), "killed by SIGKILL"},
+		{TimeoutCode(2 * time.Minute), "timed out after 2m"},
+		{TimeoutCode(90 * time.Second), "timed out after 1m30s"},
+		{TimeoutCode(45 * time.Second), "timed out after 45s"},
+		{TimeoutCode(time.Hour), "timed out after 1h"},
+		{"", ""}, {"exit:", ""}, {"exit:x", ""}, {"signal:", ""}, {"timeout:12", ""}, {"E_TOO_BIG", ""},
+	} {
+		words, ok := ProcessEnd(tc.code)
+		if words != tc.want || ok != (tc.want != "") {
+			t.Errorf("ProcessEnd(%q) = %q, %v; want %q", tc.code, words, ok, tc.want)
+		}
+	}
+	if got := TimeoutCode(2 * time.Minute); got != "timeout:120s" {
+		t.Errorf("TimeoutCode(2m) = %q", got)
+	}
+}

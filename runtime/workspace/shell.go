@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/agenttui/agenttui/runtime/tool"
 )
 
@@ -168,18 +170,24 @@ func (w *Workspace) runShell(ctx context.Context, a runShellArgs) tool.Return {
 	switch ended {
 	case "timeout":
 		text += fmt.Sprintf("… timed out after %s; the command and every process it started were killed\n", timeout)
-		return tool.Fail(tool.Timeout(fmt.Sprintf("command timed out after %s", timeout)), text).From(src)
+		f := tool.Timeout(fmt.Sprintf("command timed out after %s", timeout))
+		f.Code = tool.TimeoutCode(timeout)
+		return tool.Fail(f, text).From(src)
 	case "cancelled":
 		text += "… cancelled; the command and every process it started were killed\n"
 		return tool.Fail(tool.Cancelled("command cancelled"), text).From(src)
 	}
-	status, code := exitStatus(run.ProcessState)
+	status, code, end := exitStatus(run.ProcessState)
 	text += "exit status: " + status
 	if sandboxed && code != 0 {
 		text += w.sandboxNote(out.String())
 	}
 	if code != 0 {
-		return tool.Fail(tool.Other("command exited with status "+status), text).From(src)
+		// How it ended travels as the failure's code, so the console
+		// and scripts can say "exit 3" without reading the output.
+		f := tool.Other("command exited with status " + status)
+		f.Code = end
+		return tool.Fail(f, text).From(src)
 	}
 	return tool.Ok(text).From(src)
 }
@@ -191,17 +199,25 @@ func killGroup(pgid int) {
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 }
 
-// exitStatus describes how the command ended, and returns its exit code, or
-// -1 when a signal ended it.
-func exitStatus(state *os.ProcessState) (string, int) {
+// exitStatus describes how the command ended, and returns its exit code (-1
+// when a signal ended it) and the failure code that says so (tool.ExitCode,
+// tool.SignalCode; empty for an exit status of 0 or an unknown end).
+func exitStatus(state *os.ProcessState) (status string, code int, end string) {
 	if state == nil {
-		return "unknown", -1
+		return "unknown", -1, ""
 	}
 	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return "killed by signal " + ws.Signal().String(), -1
+		name := unix.SignalName(ws.Signal())
+		if name == "" {
+			name = ws.Signal().String()
+		}
+		return "killed by signal " + ws.Signal().String(), -1, tool.SignalCode(name)
 	}
-	code := state.ExitCode()
-	return fmt.Sprint(code), code
+	code = state.ExitCode()
+	if code == 0 {
+		return "0", 0, ""
+	}
+	return fmt.Sprint(code), code, tool.ExitCode(code)
 }
 
 // headTail keeps the first shellHeadBytes and the last shellTailBytes of

@@ -29,12 +29,25 @@ func TestRunShell(t *testing.T) {
 	if got := wantSuccess(t, e.call("run_shell", map[string]any{"command": "cat; true"})); got != "(no output)\nexit status: 0" {
 		t.Errorf("stdin: %q", got)
 	}
-	got = wantKind(t, e.call("run_shell", map[string]any{"command": "echo failing; exit 3"}), tool.KindOther)
+	r := e.call("run_shell", map[string]any{"command": "echo failing; exit 3"})
+	got = wantKind(t, r, tool.KindOther)
 	if got != "failing\nexit status: 3" {
 		t.Errorf("non-zero exit: %q", got)
 	}
-	got = wantKind(t, e.call("run_shell", map[string]any{"command": "kill -SEGV $$"}), tool.KindOther)
+	// How the command ended is also the failure's code, which the
+	// console shows without reading the output.
+	if code := r.Outcome().Failure().Code; code != "exit:3" {
+		t.Errorf("non-zero exit: code %q, want exit:3", code)
+	}
+	r = e.call("run_shell", map[string]any{"command": "kill -SEGV $$"})
+	got = wantKind(t, r, tool.KindOther)
 	wantContains(t, got, "exit status: killed by signal segmentation fault")
+	if code := r.Outcome().Failure().Code; code != "signal:SIGSEGV" {
+		t.Errorf("killed: code %q, want signal:SIGSEGV", code)
+	}
+	if code := e.call("run_shell", map[string]any{"command": "true"}).Outcome().Failure(); code != nil {
+		t.Errorf("a command that exited 0 failed: %+v", code)
+	}
 
 	// The command runs in the workspace, so its writes land there.
 	wantSuccess(t, e.call("run_shell", map[string]any{"command": "printf hi > made.txt"}))
@@ -125,8 +138,8 @@ func TestRunShellTimeoutKillsTheGroup(t *testing.T) {
 	if strings.Contains(got, "exit status") {
 		t.Errorf("a timed out command has no exit status: %q", got)
 	}
-	if f := r.Outcome().Failure(); !f.IsRetryable() {
-		t.Error("a timeout should be retryable")
+	if f := r.Outcome().Failure(); !f.IsRetryable() || f.Code != "timeout:1s" {
+		t.Errorf("a timeout should be retryable and say its limit: %+v", f)
 	}
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("the call took %v", d)

@@ -79,6 +79,12 @@ type boardCase struct {
 	focus   int
 }
 
+// withCode gives a finished call's error the failure code code.
+func withCode(ev runtime.CallFinished, code string) runtime.CallFinished {
+	ev.Code = code
+	return ev
+}
+
 func boardCases() []boardCase {
 	readA := pc(0, "read_file", `{"path":"a.go"}`, reads("a.go"), 1)
 	writeA := pc(0, "write_file", `{"path":"a.go","content":"package a\n"}`, writes("a.go"), 1)
@@ -116,6 +122,23 @@ func boardCases() []boardCase {
 			events: func(now time.Time) []any {
 				return []any{decide(1, 0, "run", "mode:reads", "r"), started(1, 0, "read_file", now),
 					finished(1, 0, "read_file", "error", "not_found", "a.go does not exist (no such file)", 30)}
+			}},
+		// A failed command says how it ended, from its failure's code.
+		{name: "shell_exit", calls: []runtime.PlannedCall{shell},
+			events: func(now time.Time) []any {
+				return []any{decide(1, 0, "run", "mode:auto", "a"), started(1, 0, "run_shell", now),
+					withCode(finished(1, 0, "run_shell", "error", "other", "FAIL\texample.com/pager\nexit status: 3", 900), tool.ExitCode(3))}
+			}},
+		{name: "shell_killed", calls: []runtime.PlannedCall{shell},
+			events: func(now time.Time) []any {
+				return []any{decide(1, 0, "run", "mode:auto", "a"), started(1, 0, "run_shell", now),
+					withCode(finished(1, 0, "run_shell", "error", "other", "exit status: killed by signal killed", 900), tool.SignalCode("SIGKILL"))}
+			}},
+		{name: "shell_timed_out", calls: []runtime.PlannedCall{shell},
+			events: func(now time.Time) []any {
+				return []any{decide(1, 0, "run", "mode:auto", "a"), started(1, 0, "run_shell", now),
+					withCode(finished(1, 0, "run_shell", "error", "timeout", "… timed out after 2m0s; the command and every process it started were killed\n", 120000),
+						tool.TimeoutCode(2*time.Minute))}
 			}},
 		{name: "skipped_with_reason", calls: []runtime.PlannedCall{shell},
 			events: func(now time.Time) []any {

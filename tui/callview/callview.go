@@ -95,9 +95,12 @@ type Call struct {
 	Failure  string
 	Backoff  time.Duration
 
-	Done        bool
-	Outcome     string
-	Kind        string
+	Done    bool
+	Outcome string
+	Kind    string
+	// Code is an error's machine-readable code, clean, such as a shell
+	// command's "exit:3" (see tool.ProcessEnd).
+	Code        string
 	Result      string // the exact text the model read, raw; cleaned when drawn
 	NotFinished bool
 	// Why is what ended a not-finished call early, clean; empty in
@@ -329,6 +332,7 @@ func (r *Reply) Apply(e runtime.Event) {
 		if ev.Kind != nil {
 			c.Kind = text.CleanLine(*ev.Kind)
 		}
+		c.Code = text.CleanLine(ev.Code)
 		c.Req = nil
 		c.Asking = false
 		c.Retrying = false

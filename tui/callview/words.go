@@ -157,7 +157,7 @@ func (r *Reply) StateHead(c *Call, ws, frame string) (string, text.Tone, bool) {
 	case StateSucceeded:
 		return text.SymOK + " succeeded" + Retried(c) + ClearedBy(c), text.ToneOK, true
 	case StateError:
-		return text.SymErr + " error " + c.Kind + Retried(c) + ClearedBy(c), text.ToneErr, true
+		return text.SymErr + " " + ErrorWords(c) + Retried(c) + ClearedBy(c), text.ToneErr, true
 	case StateSkipped:
 		by := ""
 		if d := LastDecision(c); d != nil && d.What == "skip" {
@@ -175,6 +175,16 @@ func (r *Reply) StateHead(c *Call, ws, frame string) (string, text.Tone, bool) {
 	default:
 		return text.SymInvalid + " not run: invalid reply", text.ToneErr, true
 	}
+}
+
+// ErrorWords says how a call that ended in an error failed: how its
+// command ended when its tool said ("exit 3", "killed by SIGKILL", "timed
+// out after 2m"), else "error" and the failure kind ("error not_found").
+func ErrorWords(c *Call) string {
+	if words, ok := tool.ProcessEnd(c.Code); ok {
+		return words
+	}
+	return "error " + c.Kind
 }
 
 // Briefly keeps the first clause of a reason, such as "the session record

@@ -6,9 +6,11 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
 	"github.com/agenttui/agenttui/runtime"
@@ -102,5 +104,34 @@ func TestPaneSaysWhoseHookRewroteTheCall(t *testing.T) {
 		if out := p.View(r.Get(0), r, "/w", 120, p.Need(r.Get(0), r, "/w", 120)); !strings.Contains(out, want) {
 			t.Errorf("the pane lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestPaneSaysHowACommandEnded pins the outcome line of a shell command
+// that failed: its exit status, the signal that killed it, or the time it
+// ran out of, from its failure's code.
+func TestPaneSaysHowACommandEnded(t *testing.T) {
+	for _, tc := range []struct {
+		name, kind, code, result string
+		ms                       int64
+	}{
+		{"exit", "other", tool.ExitCode(1), "--- FAIL: TestPages\nexit status: 1", 1200},
+		{"killed", "other", tool.SignalCode("SIGKILL"), "exit status: killed by signal killed", 300},
+		{"timed_out", "timeout", tool.TimeoutCode(2 * time.Minute),
+			"… timed out after 2m0s; the command and every process it started were killed\n", 120000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := tool.Writes(tool.Paths("/w"))
+			r := callview.NewReply(runtime.ReplyReceived{Turn: 1, Calls: []runtime.PlannedCall{
+				{Index: 0, Name: "run_shell", Args: json.RawMessage(`{"command":"go test ./..."}`), Touches: &w, WaitsFor: []int{}, Batch: 1},
+			}})
+			kind := tc.kind
+			r.Apply(runtime.CallDecision{Turn: 1, Index: 0, Decision: runtime.DecisionRun, By: "mode:auto", Reason: "auto mode runs every call"})
+			r.Apply(runtime.CallStarted{Turn: 1, Index: 0, Name: "run_shell", Attempt: 1})
+			r.Apply(runtime.CallFinished{Turn: 1, Index: 0, Name: "run_shell", Outcome: "error", Kind: &kind, Code: tc.code,
+				Result: tc.result, Started: true, Attempts: 1, DurationMS: tc.ms})
+			p := NewPane(text.DefaultStyles())
+			golden.RequireEqual(t, []byte(p.View(r.Get(0), r, "/w", 100, p.Need(r.Get(0), r, "/w", 100))))
+		})
 	}
 }

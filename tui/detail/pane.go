@@ -247,6 +247,13 @@ func outcomeLine(c *callview.Call, r *callview.Reply) string {
 	case callview.StateSucceeded:
 		return fmt.Sprintf("outcome: %s succeeded after %s, %s", text.SymOK, text.Since(c.Duration), attempts(c))
 	case callview.StateError:
+		if words, ok := tool.ProcessEnd(c.Code); ok {
+			if c.Kind == tool.KindTimeout.String() {
+				// "timed out after 2m" says how long it ran.
+				return fmt.Sprintf("outcome: %s %s (error), %s", text.SymErr, words, attempts(c))
+			}
+			return fmt.Sprintf("outcome: %s %s (error) after %s, %s", text.SymErr, words, text.Since(c.Duration), attempts(c))
+		}
 		return fmt.Sprintf("outcome: %s error (%s) after %s, %s", text.SymErr, c.Kind, text.Since(c.Duration), attempts(c))
 	case callview.StateSkipped:
 		return "outcome: " + text.SymSkipped + " skipped: the body never ran"

@@ -23,6 +23,7 @@ import (
 	"github.com/agenttui/agenttui/internal/sanitize"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/model"
+	"github.com/agenttui/agenttui/runtime/tool"
 )
 
 // Bounds on what a Log keeps of each call.
@@ -147,7 +148,9 @@ func (l *Log) Add(e runtime.Event) {
 	case runtime.CallFinished:
 		if cl := l.call(ev.Turn, ev.Index); cl != nil {
 			cl.outcome = ev.Outcome
-			if ev.Kind != nil {
+			if words, ok := tool.ProcessEnd(ev.Code); ok {
+				cl.outcome += ": " + words
+			} else if ev.Kind != nil {
 				cl.outcome += ": " + *ev.Kind
 			}
 			if ev.NotFinished {
