@@ -52,7 +52,7 @@ func TestSandboxedToolchainsWriteTheirCaches(t *testing.T) {
 		ws, home := t.TempDir(), t.TempDir()
 		for name, body := range map[string]string{
 			"go.mod":  "module example.com/tiny\n\ngo 1.22\n",
-			"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"built\") }\n",
+			"main.go": "package main\n\nfunc main() { println(\"built\") }\n",
 		} {
 			if err := os.WriteFile(filepath.Join(ws, name), []byte(body), 0o644); err != nil {
 				t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -63,6 +64,38 @@ type Step struct {
 	// Cut is a call the reply was cut off in the middle of by the output
 	// limit.
 	Cut *ScriptedCall `json:"cut,omitempty"`
+	// Variants are other versions of this reply, for what the person chose
+	// earlier (a write approved or skipped): the first whose WhenRead texts
+	// the model has all read plays instead of the step as written, which
+	// plays when none matches. The step's input stays the step's.
+	Variants []Variant `json:"variants,omitempty"`
+}
+
+// Variant is another version of a step's reply.
+type Variant struct {
+	// WhenRead lists texts that must all appear in what the model has read
+	// in the conversation so far (every tool result and user message, not
+	// only those since its last reply) for the variant to play.
+	WhenRead []string `json:"when_read"`
+	// Step is the reply played instead: its text, thinking, calls, cut,
+	// expect and delay_ms. A variant has no input, variants or decisions
+	// of its own.
+	Step
+}
+
+// played returns the version of the step that plays after msgs: its first
+// variant whose texts the model has all read, else the step itself.
+func (s Step) played(msgs []Message) Step {
+	if len(s.Variants) == 0 {
+		return s
+	}
+	read := readSoFar(msgs)
+	for _, v := range s.Variants {
+		if !slices.ContainsFunc(v.WhenRead, func(want string) bool { return !strings.Contains(read, want) }) {
+			return v.Step
+		}
+	}
+	return s
 }
 
 // ScriptedCall is one call of a scripted reply. Exactly one of Args and
@@ -218,7 +251,45 @@ func (s Step) check() error {
 			return fmt.Errorf("expect[%d]: an expected text must not be empty", i)
 		}
 	}
+	for i, v := range s.Variants {
+		if err := v.check(); err != nil {
+			return fmt.Errorf("variants[%d]: %v", i, err)
+		}
+	}
+	if len(s.Variants) > 0 {
+		// The autopilot answers a call by its place in the step, and
+		// cannot tell which version played.
+		for i, c := range s.Calls {
+			if c.Decision != nil {
+				return fmt.Errorf("calls[%d]: field decision: a step with variants records no decisions, "+
+					"since the autopilot cannot tell which version of it played", i)
+			}
+		}
+	}
 	return nil
+}
+
+func (v Variant) check() error {
+	if len(v.WhenRead) == 0 {
+		return errors.New("field when_read is missing: a variant plays when the model has read all of its texts")
+	}
+	for i, w := range v.WhenRead {
+		if w == "" {
+			return fmt.Errorf("when_read[%d]: a text to look for must not be empty", i)
+		}
+	}
+	switch {
+	case v.Input != "":
+		return errors.New("field input: a variant is the model's reply; the person's input is the step's")
+	case len(v.Variants) > 0:
+		return errors.New("field variants: a variant has no variants of its own")
+	}
+	for i, c := range v.Calls {
+		if c.Decision != nil {
+			return fmt.Errorf("calls[%d]: field decision: the autopilot answers only the calls of a step without variants", i)
+		}
+	}
+	return v.Step.check()
 }
 
 func (c ScriptedCall) check() error {

@@ -103,7 +103,7 @@ func (m *Scripted) Reply(ctx context.Context, req Request, onDelta func(Delta)) 
 		return Reply{}, fmt.Errorf("%w: it has %d steps and all of them have been played", ErrScriptEnded, len(m.scenario.Steps))
 	}
 	n := made + 1
-	step := m.scenario.Steps[made]
+	step := m.scenario.Steps[made].played(req.Messages)
 	read := readSinceLastReply(req.Messages)
 	for _, want := range step.Expect {
 		if !strings.Contains(read, want) {
@@ -216,6 +216,24 @@ func readSinceLastReply(msgs []Message) string {
 	}
 	var b strings.Builder
 	for _, msg := range msgs[start:] {
+		b.WriteString(msg.Text)
+		b.WriteByte('\n')
+		for _, r := range msg.Results {
+			b.WriteString(r.Content)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// readSoFar returns the text the model has read in the whole conversation:
+// every tool result and user message, but not its own replies.
+func readSoFar(msgs []Message) string {
+	var b strings.Builder
+	for _, msg := range msgs {
+		if msg.Role == RoleAssistant {
+			continue
+		}
 		b.WriteString(msg.Text)
 		b.WriteByte('\n')
 		for _, r := range msg.Results {

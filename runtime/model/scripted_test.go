@@ -259,3 +259,74 @@ func TestCarriesPerson(t *testing.T) {
 		}
 	}
 }
+
+// branching is a scenario whose last reply says what was written, by what
+// the model read two replies before it.
+const branching = `{"steps": [
+  {"calls": [{"name": "write_file", "args": {"path": "CHANGELOG.md", "content": "x"}}]},
+  {"calls": [{"name": "ask_user", "args": {"question": "Keep it?"}}]},
+  {"expect": ["yes"], "text": "Done, without a changelog.",
+   "variants": [
+     {"when_read": ["Created CHANGELOG.md", "no tests"], "text": "Done, with a changelog and no tests."},
+     {"when_read": ["Created CHANGELOG.md"], "expect": ["yes"], "text": "Done, with a changelog."}]}]}`
+
+// TestScriptedVariantFollowsWhatWasRead checks that a step's variant plays
+// when the model has read all of its texts anywhere in the conversation,
+// the first matching one winning, and the step as written otherwise; and
+// that a variant's own expectations hold.
+func TestScriptedVariantFollowsWhatWasRead(t *testing.T) {
+	sc, err := ParseScenario([]byte(branching))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewScripted("s", sc).WithoutDelays()
+	conv := func(written, answer string) []Message {
+		return []Message{{Role: RoleUser, Text: "go"}, {Role: RoleAssistant},
+			{Role: RoleTool, Results: []tool.Result{{Content: written}}}, {Role: RoleAssistant},
+			{Role: RoleTool, Results: []tool.Result{{Content: "Keep it?"}}}, {Role: RoleUser, Text: answer}}
+	}
+	for _, tc := range []struct{ written, answer, want string }{
+		{"Created CHANGELOG.md: 1 byte, 1 line.", "yes", "Done, with a changelog."},
+		{"Created CHANGELOG.md: 1 byte, 1 line.", "yes, no tests", "Done, with a changelog and no tests."},
+		{"Skipped by the person, who gave no reason; the call was not run.", "yes", "Done, without a changelog."},
+	} {
+		r, err := m.Reply(context.Background(), Request{Messages: conv(tc.written, tc.answer)}, nil)
+		if err != nil || r.Text != tc.want {
+			t.Errorf("after %q and %q: %q, %v; want %q", tc.written, tc.answer, r.Text, err, tc.want)
+		}
+	}
+	// The model's own words are not what it read.
+	own := conv("Skipped by the person.", "yes")
+	own[3].Text = "Created CHANGELOG.md"
+	if r, _ := m.Reply(context.Background(), Request{Messages: own}, nil); r.Text != "Done, without a changelog." {
+		t.Errorf("the model's own text chose a variant: %q", r.Text)
+	}
+	if _, err := m.Reply(context.Background(), Request{Messages: conv("Created CHANGELOG.md", "no")}, nil); err == nil ||
+		!strings.Contains(err.Error(), `step 3 expected the model to have read "yes"`) {
+		t.Errorf("the variant's expectation: %v", err)
+	}
+}
+
+// TestVariantErrorsNameStepAndField checks what a scenario's variants may
+// not be.
+func TestVariantErrorsNameStepAndField(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`{"steps": [{"text": "a", "variants": [{"text": "b"}]}]}`, "step 1: variants[0]: field when_read is missing"},
+		{`{"steps": [{"text": "a", "variants": [{"when_read": [""], "text": "b"}]}]}`, "step 1: variants[0]: when_read[0]: a text to look for must not be empty"},
+		{`{"steps": [{"text": "a", "variants": [{"when_read": ["x"]}]}]}`, "step 1: variants[0]: a step needs text, calls or cut"},
+		{`{"steps": [{"text": "a", "variants": [{"when_read": ["x"], "input": "go", "text": "b"}]}]}`, "step 1: variants[0]: field input: a variant is the model's reply"},
+		{`{"steps": [{"text": "a", "variants": [{"when_read": ["x"], "text": "b", "variants": [{"when_read": ["y"], "text": "c"}]}]}]}`,
+			"step 1: variants[0]: field variants: a variant has no variants of its own"},
+		{`{"steps": [{"text": "a", "variants": [{"when_read": ["x"], "calls": [{"name": "w", "decision": "approve"}]}]}]}`,
+			"step 1: variants[0]: calls[0]: field decision: the autopilot answers only the calls of a step without variants"},
+		{`{"steps": [{"calls": [{"name": "w", "decision": "approve"}], "variants": [{"when_read": ["x"], "text": "b"}]}]}`,
+			"step 1: calls[0]: field decision: a step with variants records no decisions"},
+		{`{"steps": [{"text": "a", "variants": [{"when_read": ["x"], "text": "b", "mood": 1}]}]}`, `unknown field "mood"`},
+	}
+	for _, c := range cases {
+		_, err := ParseScenario([]byte(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.in, err, c.want)
+		}
+	}
+}
