@@ -4,13 +4,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/agenttui/agenttui/runtime/workspace/sandbox"
 )
 
 // unusualArgs are read_file arguments as a model may write them: odd
@@ -179,6 +183,7 @@ func TestResumeSendsTheSameBytes(t *testing.T) {
 		t.Skip("kills and resumes the binary 24 times")
 	}
 	const turns = 5
+	sandboxed := sandbox.Detect().ABI >= 1
 	type provider struct {
 		name    string
 		model   string
@@ -196,8 +201,14 @@ func TestResumeSendsTheSameBytes(t *testing.T) {
 	}
 	for _, pv := range providers {
 		t.Run(pv.name, func(t *testing.T) {
+			// With the sandbox on, run_shell's description says what it
+			// may change, which once named the process's own folder.
+			flags := []string{"run", "--model", pv.model, "--json", "--mode", "auto"}
+			if sandboxed {
+				flags = append(flags, "--sandbox", "workspace-write")
+			}
 			run := func(ws, state, prefix string, args ...string) *exec.Cmd {
-				cmd := exec.Command(binary, append([]string{"run", "--model", pv.model, "--json", "--mode", "auto", "--workspace", ws}, args...)...)
+				cmd := exec.Command(binary, append(append(slices.Clone(flags), "--workspace", ws), args...)...)
 				cmd.Dir = ws
 				cmd.Env = providerEnv(state, pv.env(prefix)...)
 				return cmd
@@ -240,6 +251,17 @@ func TestResumeSendsTheSameBytes(t *testing.T) {
 				if !strings.Contains(string(first.body), jsonString(unusualArgs)) && pv.name == "openai" && first.position > 0 {
 					t.Errorf("trial %d: the resumed request does not carry the model's own argument text:\n%.600s", i, first.body)
 				}
+				// Beyond the conversation, the request is the killed
+				// process's own, byte for byte: the tools' declarations,
+				// the system prompt, the settings.
+				if before := pv.records(prefix); len(before) > 0 {
+					if diff := outsideMessagesDiff(before[0].body, first.body); diff != "" {
+						t.Errorf("trial %d: the resumed request's %s", i, diff)
+					}
+					if sandboxed && !strings.Contains(string(first.body), "Commands run in a sandbox") {
+						t.Errorf("trial %d: run_shell was declared without its sandbox:\n%.600s", i, first.body)
+					}
+				}
 				compared++
 			}
 			t.Logf("%s: %d resumed requests compared", pv.name, compared)
@@ -256,6 +278,47 @@ func TestResumeSendsTheSameBytes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// outsideMessagesDiff says which part of two request bodies differs outside
+// the conversation (the tools, the system prompt, the settings; on the
+// OpenAI wire the system prompt is the first message), with the first
+// bytes where they part, or "" when none does.
+func outsideMessagesDiff(a, b []byte) string {
+	parts := func(body []byte) map[string]string {
+		var fields map[string]json.RawMessage
+		json.Unmarshal(body, &fields)
+		out := map[string]string{}
+		for k, v := range fields {
+			if k != "messages" {
+				out[k] = string(v)
+			}
+		}
+		var msgs []json.RawMessage
+		if json.Unmarshal(fields["messages"], &msgs) == nil && len(msgs) > 0 && strings.Contains(string(msgs[0]), `"role":"system"`) {
+			out["system message"] = string(msgs[0])
+		}
+		return out
+	}
+	x, y := parts(a), parts(b)
+	keys := slices.Sorted(maps.Keys(x))
+	for k := range y {
+		if _, ok := x[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		if x[k] == y[k] {
+			continue
+		}
+		at := 0
+		for at < min(len(x[k]), len(y[k])) && x[k][at] == y[k][at] {
+			at++
+		}
+		from := max(0, at-80)
+		return fmt.Sprintf("%q differs from the killed process's at byte %d:\n  now    …%.200s\n  before …%.200s", k, at, y[k][from:], x[k][from:])
+	}
+	return ""
 }
 
 // jsonString is s as a JSON string literal.

@@ -49,15 +49,16 @@ func (p Prompt) Summary() string {
 	return fmt.Sprintf("%s ×%d", File, len(p.Files))
 }
 
-// SystemPrompt builds the system prompt for a session in workspace: base
-// (the configuration's system_prompt_file), or the runtime's own prompt
-// when base is empty, then the environment (date, system, workspace, git), then the
+// SystemPrompt builds the system prompt for a session in workspace that
+// began at began: base (the configuration's system_prompt_file), or the
+// runtime's own prompt when base is empty, then the environment (the day
+// the session began, system, workspace, git), then the
 // project instructions: the user's own file ($XDG_CONFIG_HOME/agenttui/
 // AGENTS.md) first, then every AGENTS.md from the repository root down to
 // the workspace, in that order. The repository root is the nearest folder
 // at or above the workspace that holds .git; without one, the workspace
 // alone is looked in.
-func SystemPrompt(base, workspace string, now time.Time) Prompt {
+func SystemPrompt(base, workspace string, began time.Time) Prompt {
 	root, branch := gitRoot(workspace)
 	var b strings.Builder
 	if base == "" {
@@ -65,7 +66,9 @@ func SystemPrompt(base, workspace string, now time.Time) Prompt {
 	}
 	b.WriteString(strings.TrimRight(base, "\n"))
 	b.WriteString("\n\nEnvironment:\n")
-	fmt.Fprintf(&b, "- Today's date: %s\n", now.Format("2006-01-02"))
+	// The day the session began, which a resumed session keeps, so that
+	// its prompt stays the same bytes.
+	fmt.Fprintf(&b, "- Date the session began: %s\n", began.Format("2006-01-02"))
 	fmt.Fprintf(&b, "- Operating system: %s/%s\n", runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(&b, "- Workspace: %s\n", workspace)
 	if root == "" {

@@ -38,7 +38,7 @@ func TestProjectInstructions(t *testing.T) {
 	if user < 0 || root < 0 || here < 0 || !(user < root && root < here) {
 		t.Fatalf("the instructions are missing or out of order:\n%s", p.Text)
 	}
-	for _, want := range []string{"Today's date: 2026-11-30", "Workspace: " + ws, "git repository at " + repo + ", on branch feature/x",
+	for _, want := range []string{"Date the session began: 2026-11-30", "Workspace: " + ws, "git repository at " + repo + ", on branch feature/x",
 		"## AGENTS.md", "## services/api/AGENTS.md"} {
 		if !strings.Contains(p.Text, want) {
 			t.Errorf("the prompt lacks %q:\n%s", want, p.Text)

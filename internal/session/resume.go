@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 
+	"github.com/agenttui/agenttui/internal/instructions"
 	"github.com/agenttui/agenttui/internal/redact"
 	"github.com/agenttui/agenttui/runtime"
 	"github.com/agenttui/agenttui/runtime/journal"
@@ -46,9 +47,14 @@ func (h *Host) Adopt(rp *journal.Replay, m model.Model) (Resumption, error) {
 	h.closeCheckpoints()
 	h.session = rp.Session
 	// A file is the workspace's own when it was there as it is when the
-	// session first began, not when this process did.
+	// session first began, not when this process did. The system prompt
+	// gives that day too, not this process's, so that the resumed
+	// session's requests carry the bytes its earlier ones did and the
+	// provider's prompt cache still serves them.
 	if !rp.Header.Started.IsZero() {
 		h.ws.SetSessionStart(rp.Header.Started)
+		h.prompt = instructions.SystemPrompt(h.promptBase, h.opts.Workspace, rp.Header.Started)
+		h.agent.System = h.prompt.Text
 	}
 	h.jw.Store(jw)
 	h.journalTried, h.toolsCheck = true, nil

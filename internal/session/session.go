@@ -121,6 +121,9 @@ type Host struct {
 	model  *model.Switchable
 	tools  []tool.Tool
 	prompt instructions.Prompt
+	// promptBase is the configuration's own system prompt, if any, which
+	// a resumed session's prompt is made from again.
+	promptBase string
 
 	// session is the session the host carries; journalTried says its
 	// journal was made (or found impossible); toolsCheck is the session,
@@ -222,6 +225,7 @@ func New(o Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
+	h.promptBase = base
 	h.prompt = instructions.SystemPrompt(base, o.Workspace, time.Now())
 	a.System = h.prompt.Text
 	h.agent = a

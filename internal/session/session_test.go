@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agenttui/agenttui/approval"
 	"github.com/agenttui/agenttui/runtime"
@@ -304,4 +305,43 @@ func TestEveryToolSchemaCompiles(t *testing.T) {
 	if got, want := len(cat.Names()), len(h.agent.CurrentCatalog().Names()); got != want || want < 10 {
 		t.Fatalf("compiled %d tools, the session offers %d", got, want)
 	}
+}
+
+// TestResumedPromptKeepsItsDay checks that a session resumed on another day
+// is given the system prompt it began with, the day included, so that its
+// requests carry the same bytes as before and the prompt cache serves them.
+func TestResumedPromptKeepsItsDay(t *testing.T) {
+	ws := newWorkspace(t)
+	first := started(t, ws, scripted(t, asks), &recorder{})
+	first.Run(context.Background(), "ask me")
+	id, before := first.Session().ID, first.Prompt().Text
+	if err, _ := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rp, err := Load(ws, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The session began long ago.
+	began := time.Date(2020, 1, 2, 10, 0, 0, 0, time.UTC)
+	rp.Header.Started = began
+	again, err := New(Options{Workspace: ws, Policy: approval.NewPolicy(approval.ModeAuto, nil), Show: (&recorder{}).show})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if _, err := again.Adopt(rp, scripted(t, asks)); err != nil {
+		t.Fatal(err)
+	}
+	want := instructionsOn(before, began)
+	if got := again.agent.System; got != want || got != again.Prompt().Text {
+		t.Errorf("the resumed session's prompt:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// instructionsOn is prompt with the day its session began changed to day.
+func instructionsOn(prompt string, day time.Time) string {
+	const line = "- Date the session began: "
+	i := strings.Index(prompt, line) + len(line)
+	return prompt[:i] + day.Format("2006-01-02") + prompt[i+len("2006-01-02"):]
 }

@@ -91,23 +91,32 @@ func (w *Workspace) shellSandbox(a runShellArgs) *tool.Sandbox {
 // sandboxDescription tells the model, in run_shell's description, what the
 // sandbox allows and how to ask for more.
 func (w *Workspace) sandboxDescription() string {
-	return "Commands run in a sandbox: they can read every file but " + w.sandboxAllows() +
+	return "Commands run in a sandbox: they can read every file but " + w.sandboxAllows(false) +
 		". When a command fails because the sandbox refused something, the output says so; if the command " +
 		"really needs more, call run_shell again with \"sandbox\": false, and the person will be asked to " +
 		"approve running it unsandboxed."
 }
 
-// sandboxAllows says what sandboxed commands may change and reach. It
-// names the toolchains' caches without looking for them, so that saying it
-// starts no program.
-func (w *Workspace) sandboxAllows() string {
+// sandboxAllows says what sandboxed commands may change and reach, naming
+// the temporary folder's path when withTemp is set. It names the
+// toolchains' caches without looking for them, so that saying it starts no
+// program.
+func (w *Workspace) sandboxAllows(withTemp bool) string {
 	var where []string
 	for _, p := range w.shell.Roots() {
 		switch p {
 		case w.root:
 			where = append(where, "the workspace")
 		case w.shell.TempDir():
-			where = append(where, "$TMPDIR ("+p+")")
+			if withTemp {
+				where = append(where, "$TMPDIR ("+p+")")
+				break
+			}
+			// Named, not shown, in the tool's description: the folder is
+			// made anew by every process, and a resumed session must
+			// declare its tools in the same bytes as before, or the
+			// provider's prompt cache misses.
+			where = append(where, "$TMPDIR")
 		default:
 			where = append(where, p)
 		}
@@ -135,7 +144,7 @@ func (w *Workspace) sandboxNote(output string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n\nThe sandbox may have blocked this command. It ran in a sandbox in which commands %s; "+
-		"these lines look like the sandbox refusing something:\n", w.sandboxAllows())
+		"these lines look like the sandbox refusing something:\n", w.sandboxAllows(true))
 	for _, l := range lines {
 		b.WriteString("  " + l + "\n")
 	}
