@@ -142,3 +142,39 @@ func TestTasksWriteTheCachesToo(t *testing.T) {
 		}
 	}
 }
+
+// TestToolchainsAreAskedOnlyWhenNeeded checks that a session asks the
+// toolchains where their caches are only once a shell command needs them:
+// one that runs no command starts none of them, and one that runs two asks
+// each once.
+func TestToolchainsAreAskedOnlyWhenNeeded(t *testing.T) {
+	needLandlock(t)
+	bin, asked := t.TempDir(), filepath.Join(t.TempDir(), "asked")
+	for _, name := range []string{"go", "npm", "pip3"} {
+		writeFile(t, filepath.Join(bin, name), "#!/bin/sh\necho "+name+" >> "+asked+"\n")
+		if err := os.Chmod(filepath.Join(bin, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(scenario string) {
+		t.Helper()
+		ws := workspaceWithNotes(t)
+		cmd := exec.Command(binary, "run", "--mode", "auto", "--speed", "1", "--workspace", ws, "--scenario", writeScenario(t, scenario), "go")
+		cmd.Env = append(freshGoEnv(t.TempDir()), "PATH="+bin+":"+os.Getenv("PATH"))
+		if r := execute(t, cmd); r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+	}
+	// Two seconds, long enough for anything started a moment after the
+	// session to have begun.
+	run(`{"steps": [{"calls": [{"name": "read_file", "args": {"path": "notes.txt"}}]}, {"delay_ms": 2000, "text": "done"}]}`)
+	if data, err := os.ReadFile(asked); err == nil {
+		t.Errorf("a session that ran no command asked the toolchains: %q", data)
+	}
+	run(`{"steps": [{"calls": [{"name": "run_shell", "args": {"command": "true"}}]},
+	  {"calls": [{"name": "run_shell", "args": {"command": "true"}}]}, {"text": "done"}]}`)
+	data, _ := os.ReadFile(asked)
+	if lines := strings.Fields(string(data)); len(lines) != 3 {
+		t.Errorf("a session that ran two commands asked %q, want go, npm and pip3 once each", lines)
+	}
+}

@@ -219,14 +219,10 @@ func (s *Settings) ShellSandbox(root string) (*sandbox.Sandbox, error) {
 	// machine, and still well before a model's first reply asks for a
 	// shell command, which then finds it ready. A command that comes sooner
 	// starts a helper of its own, as without a spare. Warm does nothing
-	// once CloseShell has closed the sandbox. The toolchains are asked
-	// where their caches are at the same moment and for the same reason:
-	// that starts a few programs, and a first command that comes sooner
-	// asks them itself.
-	time.AfterFunc(spareDelay, func() {
-		go sb.Caches()
-		sb.Warm()
-	})
+	// once CloseShell has closed the sandbox. The toolchains' caches are
+	// not looked for here: a session that never runs a command never
+	// starts the toolchains (see sandbox.Sandbox.Caches).
+	time.AfterFunc(spareDelay, func() { sb.Warm() })
 	return sb, nil
 }
 

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -43,9 +42,8 @@ func (s *Sandbox) ToolchainCaches() bool { return s.Enabled() && s.caches != nil
 // The toolchains are asked once per session, the first time Caches (or
 // Writable, or a command's start) needs them, from the session's temporary
 // folder so that no project file changes their answer, and for at most five
-// seconds; one that has not answered by then is left out. A program calls
-// Caches in a goroutine to have them found before the first command. It is
-// nil when ToolchainCaches is false.
+// seconds; one that has not answered by then is left out. Close ends the
+// asking, if it is under way. It is nil when ToolchainCaches is false.
 func (s *Sandbox) Caches() []string {
 	if !s.ToolchainCaches() {
 		return nil
@@ -62,6 +60,9 @@ const cacheTimeout = 5 * time.Second
 type cacheFinder struct {
 	once  sync.Once
 	found []string
+	// stop ends the asking when the sandbox closes; ask is its context.
+	stop func()
+	ctx  context.Context
 	// refused says, for the tests, which folders were found and left
 	// out, and why.
 	refused []string
@@ -83,6 +84,12 @@ type cacheFinder struct {
 	timeout time.Duration
 }
 
+// newCacheFinder returns a finder that asks the toolchains in env from dir.
+func newCacheFinder(env []string, dir, workspace string, network bool, fixed []string) *cacheFinder {
+	ctx, stop := context.WithCancel(context.Background())
+	return &cacheFinder{env: env, dir: dir, workspace: workspace, network: network, fixed: fixed, ctx: ctx, stop: stop}
+}
+
 // get returns the caches, finding them the first time.
 func (f *cacheFinder) get() []string {
 	if f == nil {
@@ -90,6 +97,18 @@ func (f *cacheFinder) get() []string {
 	}
 	f.once.Do(func() { f.found, f.refused = f.find() })
 	return f.found
+}
+
+// close ends the asking and waits until it has ended, so that no toolchain
+// program outlives the sandbox; later calls of get find nothing.
+func (f *cacheFinder) close() {
+	if f == nil {
+		return
+	}
+	f.stop()
+	// Do waits for a finding under way, which the stop cuts short, or
+	// marks the finding done before it began.
+	f.once.Do(func() {})
 }
 
 // cacheCandidate is a folder a toolchain reported, and whether to create it
@@ -145,7 +164,7 @@ func (f *cacheFinder) find() (found, refused []string) {
 	if timeout <= 0 {
 		timeout = cacheTimeout
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(f.ctx, timeout)
 	defer cancel()
 	var goCaches, npmCache, pipCache []string
 	var wg sync.WaitGroup
@@ -165,6 +184,10 @@ func (f *cacheFinder) find() (found, refused []string) {
 		})
 	}
 	wg.Wait()
+	if f.ctx.Err() != nil {
+		// The sandbox closed meanwhile: no command will need them.
+		return nil, nil
+	}
 
 	var cands []cacheCandidate
 	if len(goCaches) == 2 {
@@ -389,11 +412,10 @@ func (f *cacheFinder) ask(ctx context.Context, path string, args []string, env .
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = f.dir
 	cmd.Env = append(slices.Clone(f.env), env...)
-	// A toolchain's launcher may start programs of its own (pyenv's shims,
-	// npm's node): its own process group lets a timeout end them all, and
-	// WaitDelay keeps one that holds the output open from holding us.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// It stays in this program's process group, so that whatever ends
+	// the program's group (a terminal closing) ends it too. WaitDelay
+	// keeps a program a launcher started, which may outlive the kill and
+	// hold the output open, from holding the asking up.
 	cmd.WaitDelay = time.Second
 	out, err := cmd.Output()
 	if err != nil {

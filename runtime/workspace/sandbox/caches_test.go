@@ -7,7 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -59,8 +61,9 @@ func (w *cacheWorld) mkdir(p ...string) string {
 // PATH of the bin folder (and pathDirs before it).
 func (w *cacheWorld) finder(network bool, env []string, pathDirs ...string) *cacheFinder {
 	path := strings.Join(append(pathDirs, w.bin), ":")
-	return &cacheFinder{env: append([]string{"HOME=" + w.home, "PATH=" + path}, env...), dir: w.temp, workspace: w.ws,
-		network: network, fixed: []string{w.ws, w.temp}, timeout: 3 * time.Second}
+	f := newCacheFinder(append([]string{"HOME=" + w.home, "PATH=" + path}, env...), w.temp, w.ws, network, []string{w.ws, w.temp})
+	f.timeout = 3 * time.Second
+	return f
 }
 
 // TestCachesAreWhatTheToolchainsSay checks that the caches are the
@@ -186,7 +189,7 @@ func TestCachesRunNoPlantedProgram(t *testing.T) {
 	}
 	w.tool(w.temp, "go", "echo planted >> "+ran)
 	w.mkdir(w.home, ".pip")
-	w.tool(w.bin, "pip", `/bin/sleep 30; echo "$HOME/.pip"`)
+	w.tool(w.bin, "pip", `/bin/sleep 2; echo "$HOME/.pip"`)
 	f := w.finder(false, nil, filepath.Join(w.ws, "bin"), filepath.Join(w.home, ".cache", "bin"), ".")
 	f.timeout = 100 * time.Millisecond
 	found, refused := f.find()
@@ -259,4 +262,39 @@ func TestGoBuildsInTheSandbox(t *testing.T) {
 		t.Errorf("a file was written in the home folder: %v", err)
 	}
 	f.mustFail("mkdir -p $HOME/.config/x", goEnv...)
+}
+
+// TestCloseEndsTheAsking checks that closing the sandbox while a toolchain
+// is being asked ends that program at once, so none outlives the session,
+// and that nothing is found afterwards.
+func TestCloseEndsTheAsking(t *testing.T) {
+	w := newCacheWorld(t)
+	w.mkdir(w.home, ".cache")
+	fifo := filepath.Join(w.temp, "pid")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.tool(w.bin, "npm", "echo $$ > "+fifo+"; exec /bin/sleep 30")
+	f := w.finder(false, nil)
+	f.timeout = time.Minute
+	found := make(chan []string)
+	go func() { found <- f.get() }()
+	data, err := os.ReadFile(fifo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.close()
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Errorf("npm (process %d) still runs after the sandbox closed", pid)
+	}
+	if got := <-found; len(got) != 0 {
+		t.Errorf("caches %q found by an asking that was ended", got)
+	}
+	if got := f.get(); len(got) != 0 {
+		t.Errorf("caches %q found after the sandbox closed", got)
+	}
 }

@@ -214,8 +214,7 @@ func New(workspace string, cfg Config, support Support) (*Sandbox, error) {
 	}
 	if s.mode == WorkspaceWrite && cfg.ToolchainCaches {
 		fixed := append(append([]string{workspace}, s.extra...), s.gitDirs...)
-		s.caches = &cacheFinder{env: os.Environ(), dir: s.temp, workspace: workspace, network: cfg.Network,
-			fixed: append(fixed, s.temp)}
+		s.caches = newCacheFinder(os.Environ(), s.temp, workspace, cfg.Network, append(fixed, s.temp))
 	}
 	return s, nil
 }
@@ -425,6 +424,7 @@ func (s *Sandbox) Close() error {
 		return nil
 	}
 	s.spares.close()
+	s.caches.close()
 	if s.temp == "" {
 		return nil
 	}
