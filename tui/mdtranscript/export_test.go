@@ -35,7 +35,7 @@ func session() *Log {
 		runtime.CallDecision{Turn: 1, Index: 1, Decision: "run", By: "user"},
 		runtime.CallDecision{Turn: 1, Index: 2, Decision: "skip", By: "user", Reason: "no"},
 		runtime.CallFinished{Turn: 1, Index: 0, Name: "read_file", Outcome: "success", Result: "package pager\n```\nfenced\n```\n", DurationMS: 12},
-		runtime.CallFinished{Turn: 1, Index: 1, Name: "run_shell", Outcome: "error", Kind: kind("timeout"),
+		runtime.CallFinished{Turn: 1, Index: 1, Name: "run_shell", Outcome: "error", Kind: kind("timeout"), Code: "timeout:1s",
 			Result: "key sk-abcdefghijklmnopqrstuvwx\x1b[2J\n" + strings.Repeat("line\n", 30), DurationMS: 1500},
 		runtime.CallFinished{Turn: 1, Index: 2, Name: "write_file", Outcome: "skipped", Result: "Skipped by the person: no"},
 		runtime.TurnEnded{Turn: 1},
@@ -68,7 +68,7 @@ func TestMarkdownHoldsTheSession(t *testing.T) {
 		"## Goal\n\n> fix the pager", "### Turn 1\n\nReading **both** files.",
 		"**#1 `read_file`** · success · 12ms · decision: run (mode:reads)", "{\n  \"path\": \"pager.go\"\n}",
 		"````text\npackage pager\n```\nfenced\n```\n````", // a longer fence around a result holding one
-		"**#2 `run_shell`** · error: timeout · 1.5s", "… (11 more lines)",
+		"**#2 `run_shell`** · error: timed out after 1s · 1.5s", "… (11 more lines)",
 		"**#3 `write_file`** · skipped", "… (", "more bytes)",
 		"## Answer\n\n> the last\n> one", "*warning: a server stopped*",
 		"### Outcome: the agent asks a question\n\n> Which page?",
