@@ -23,8 +23,7 @@ const demoGoal = "Customers say the last page is missing"
 // TMPDIR TestMain made, which goes at the end. Go's default build cache in
 // it is filled once, outside the sandbox and any command's time limit, by
 // testing the demo's sample project, so that each test's go test finds the
-// standard library built, as on a machine that has built Go before; the
-// demo's headless test starts from an empty home instead.
+// standard library built, as on a machine that has built Go before.
 func sharedGoHome(t *testing.T) string {
 	t.Helper()
 	home, err := goHome()
@@ -101,13 +100,15 @@ func finishedCall(t *testing.T, evs []map[string]any, turn, index int) map[strin
 }
 
 // TestDemoTestsPassInAFreshHome runs the demo headless on a new user's
-// machine: a fresh home, Go's default build cache, the sandbox on. Its go
-// test passes, its summary claims the changelog entry it wrote, and when
-// the changelog write is refused, the summary does not claim it.
+// machine: a fresh home with Go's default build cache in it, the sandbox
+// on. Its go test passes (the sandbox once let it read that cache but not
+// write it), its summary claims the changelog entry it wrote, and when the
+// changelog write is refused, the summary does not claim it. (A build in
+// a home with no cache yet is TestSandboxedToolchainsWriteTheirCaches'.)
 func TestDemoTestsPassInAFreshHome(t *testing.T) {
 	needLandlock(t)
 	needGo(t)
-	home := t.TempDir()
+	home := sharedGoHome(t)
 	evs := demoRun(t, home)
 	tests := finishedCall(t, evs, 6, 1)
 	if result, _ := tests["result"].(string); tests["name"] != "run_shell" || tests["outcome"] != "success" ||
