@@ -32,27 +32,34 @@ func needGo(t *testing.T) {
 	}
 }
 
-// toolchainScenario builds a tiny module in the workspace, then writes in
-// the home folder.
+// toolchainScenario builds a tiny module in the workspace and leaves a file
+// in Go's build cache (Go itself tolerates a cache it cannot write when it
+// finds what it needs there), then writes in the home folder.
 const toolchainScenario = `{"steps": [
-  {"calls": [{"name": "run_shell", "args": {"command": "go env GOCACHE && go build -o tiny . && ./tiny"}},
+  {"calls": [{"name": "run_shell", "args": {"command": "go env GOCACHE && go build -o tiny . && ./tiny && touch \"$(go env GOCACHE)/written-from-$(basename \"$(dirname \"$PWD\")\")\""}},
              {"name": "run_shell", "args": {"command": "echo x > \"$HOME/x\""}}]},
   {"text": "done"}]}`
 
 // TestSandboxedToolchainsWriteTheirCaches checks that in a fresh home, with
-// Go's default build cache, a sandboxed go build succeeds, since the
-// sandbox lets commands write the caches Go reports, while a write
-// elsewhere in the home folder is still refused; and that the
-// configuration can keep the caches read-only, in which case the build
-// fails as it did before.
+// Go's default build cache (filled with the standard library, so that this
+// builds only the module), a sandboxed go build succeeds, since the sandbox
+// lets commands write the caches Go reports, while a write elsewhere in the
+// home folder is still refused; and that the configuration can keep the
+// caches read-only, in which case the build fails as it did before. (A
+// build in a home with no cache at all is the sandbox package's
+// TestGoBuildsInTheSandbox.)
 func TestSandboxedToolchainsWriteTheirCaches(t *testing.T) {
 	needLandlock(t)
 	needGo(t)
+	// run returns the run's result, its calls' ends, the build's sandbox,
+	// and the file the build leaves in Go's cache.
 	run := func(t *testing.T, config string) (result, map[int]map[string]any, map[string]any, string) {
-		ws, home := t.TempDir(), t.TempDir()
+		ws, home := t.TempDir(), sharedGoHome(t)
 		for name, body := range map[string]string{
-			"go.mod":  "module example.com/tiny\n\ngo 1.22\n",
-			"main.go": "package main\n\nfunc main() { println(\"built\") }\n",
+			"go.mod": "module example.com/tiny\n\ngo 1.22\n",
+			// Each run's source is its own, so Go has to build and
+			// store it rather than find it in the cache.
+			"main.go": "package main\n\n// " + t.Name() + "\nfunc main() { println(\"built\") }\n",
 		} {
 			if err := os.WriteFile(filepath.Join(ws, name), []byte(body), 0o644); err != nil {
 				t.Fatal(err)
@@ -81,11 +88,12 @@ func TestSandboxedToolchainsWriteTheirCaches(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(home, "x")); !os.IsNotExist(err) {
 			t.Errorf("a sandboxed command wrote in the home folder: %v", err)
 		}
-		return r, finished, sandbox, home
+		return r, finished, sandbox, filepath.Join(home, ".cache", "go-build", "written-from-"+filepath.Base(filepath.Dir(ws)))
 	}
 
 	t.Run("caches writable", func(t *testing.T) {
-		r, finished, sandbox, home := run(t, "")
+		r, finished, sandbox, marker := run(t, "")
+		home := sharedGoHome(t)
 		if r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
@@ -93,6 +101,9 @@ func TestSandboxedToolchainsWriteTheirCaches(t *testing.T) {
 		result, _ := build["result"].(string)
 		if build["outcome"] != "success" || !strings.Contains(result, filepath.Join(home, ".cache", "go-build")) || !strings.Contains(result, "built\n") {
 			t.Errorf("the go build: %v", build)
+		}
+		if _, err := os.Stat(marker); err != nil {
+			t.Errorf("the command did not write Go's build cache: %v", err)
 		}
 		if elsewhere := finished[1]; elsewhere["outcome"] != "error" || !strings.Contains(elsewhere["result"].(string), "Permission denied") {
 			t.Errorf("the write in the home folder: %v", elsewhere)
@@ -103,10 +114,13 @@ func TestSandboxedToolchainsWriteTheirCaches(t *testing.T) {
 		}
 	})
 	t.Run("caches kept read-only", func(t *testing.T) {
-		_, finished, sandbox, _ := run(t, `{"sandbox": {"toolchain_caches": false}}`)
+		_, finished, sandbox, marker := run(t, `{"sandbox": {"toolchain_caches": false}}`)
 		build := finished[0]
-		if build["outcome"] != "error" || !strings.Contains(build["result"].(string), "permission denied") {
+		if build["outcome"] != "error" || !strings.Contains(build["result"].(string), "Permission denied") {
 			t.Errorf("with the caches read-only, the go build: %v", build)
+		}
+		if _, err := os.Stat(marker); !os.IsNotExist(err) {
+			t.Errorf("the command wrote Go's build cache while it was read-only: %v", err)
 		}
 		if sandbox["caches"] != nil {
 			t.Errorf("the call's sandbox names caches: %v", sandbox)
